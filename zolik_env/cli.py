@@ -1,0 +1,48 @@
+"""The ``zolik`` command: one entry point, one subcommand per job.
+
+Each subcommand lives in its own module and is imported only when it runs, so
+``zolik --help`` stays fast and the rules cores never import training code.
+A subcommand module exposes ``main(argv: list[str]) -> int``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+# name -> (module, one-line help)
+SUBCOMMANDS: dict[str, tuple[str, str]] = {
+    "main": ("zolik_env.demo", "the README's main job with its defaults"),
+    "rules": ("zolik_env.rummy.rules_cli", "show presets and options, check melds and openings"),
+    "dice": ("zolik_env.dice.cli", "Pět kostek: exact solver, optimal play, PPO vs optimum, benchmark"),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="zolik",
+        description="Reinforcement-learning kit for the rummy Žolík and the dice game Pět kostek.",
+        epilog="Run `zolik COMMAND --help` for the options of one command.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (_, help_text) in SUBCOMMANDS.items():
+        sub.add_parser(name, help=help_text, add_help=False)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    if not argv or argv[0] in ("-h", "--help"):
+        parser.print_help()
+        return 0
+    name, rest = argv[0], argv[1:]
+    if name not in SUBCOMMANDS:
+        parser.error(f"unknown command {name!r}; choose from {', '.join(SUBCOMMANDS)}")
+    module = importlib.import_module(SUBCOMMANDS[name][0])
+    return int(module.main(rest) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
