@@ -1,0 +1,73 @@
+"""Batched state of Pět kostek and its counter-based dice RNG.
+
+Every game carries its own 64-bit key and a roll counter, so a roll is a pure function
+of (key, counter): game ``i`` is the same whether it is played alone or in a batch of
+any size, and ``step`` is deterministic given the state. The dice are hashed with
+SplitMix64 (Steele et al. 2014), which passes BigCrush as a counter-based generator.
+
+This module imports only numpy and stdlib.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from zolik_env.dice.rules import NUM_DICE, NUM_FACES
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class State:
+    """A batch of B games; seat p's boxes are ``boxes[:, p]``.
+
+    Box ``c * 13 + k`` is box ``k`` (rules.ONES ... rules.CHANCE) of column ``c``.
+    """
+
+    dice: np.ndarray  # I8 (B, 5) faces 1..6, sorted ascending
+    rolls_left: np.ndarray  # I8 (B,) rerolls still allowed this turn
+    boxes: np.ndarray  # I16 (B, P, NB) raw box score (before the column factor); -1 = open
+    yahtzee_bonuses: np.ndarray  # I16 (B, P) number of +100 Yahtzee bonuses earned
+    seat: np.ndarray  # I8 (B,) seat to act
+    key: np.ndarray  # U64 (B,) per-game RNG key derived from the game's seed
+    counter: np.ndarray  # U32 (B,) rolls made so far (the RNG counter)
+    done: np.ndarray  # bool (B,) every box of every seat is filled
+
+    @property
+    def batch_size(self) -> int:
+        return int(self.dice.shape[0])
+
+    def take(self, rows: np.ndarray | slice) -> State:
+        """The sub-batch ``rows`` (for tests and single-game views)."""
+        return State(*(getattr(self, f.name)[rows] for f in dataclasses.fields(self)))
+
+
+def splitmix64(x: np.ndarray) -> np.ndarray:
+    """SplitMix64 finaliser of ``x + golden``, elementwise on ``uint64`` (wrapping)."""
+    with np.errstate(over="ignore"):
+        z = x.astype(np.uint64) + _GOLDEN
+        z = (z ^ (z >> np.uint64(30))) * _MIX1
+        z = (z ^ (z >> np.uint64(27))) * _MIX2
+        return z ^ (z >> np.uint64(31))
+
+
+def keys_from_seeds(seeds: np.ndarray) -> np.ndarray:
+    """Per-game keys ``(B,) uint64`` from non-negative integer seeds ``(B,)``."""
+    seeds = np.asarray(seeds)
+    if seeds.ndim != 1 or (seeds < 0).any():
+        raise ValueError("seeds must be a 1-D array of non-negative integers")
+    return splitmix64(splitmix64(seeds.astype(np.uint64)))
+
+
+def roll_dice(key: np.ndarray, counter: np.ndarray) -> np.ndarray:
+    """Five fresh dice ``(B, 5) int8`` (unsorted) for roll number ``counter`` of each game."""
+    with np.errstate(over="ignore"):
+        base = key ^ (counter.astype(np.uint64) * _MIX2)
+        draws = base[:, None] + np.arange(NUM_DICE, dtype=np.uint64) * _GOLDEN
+        bits = splitmix64(draws) >> np.uint64(32)  # 32 uniform bits per die
+        faces = (bits * np.uint64(NUM_FACES)) >> np.uint64(32)  # Lemire: bias < 2**-29
+    return (faces + np.uint64(1)).astype(np.int8)
