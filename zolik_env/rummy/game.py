@@ -1,0 +1,146 @@
+"""The batched Žolík core: ``init``, ``legal_action_mask``, ``step``.
+
+    state = init(rules, seeds)                       # B deals, one seed each
+    mask = legal_action_mask(rules, state)           # bool (B, NUM_ACTIONS)
+    state, rewards, terminated, truncated = step(rules, state, actions)
+
+All chance happens in ``init`` (the shuffled pack) or comes from each deal's own key
+(jolly's reshuffles), so ``step`` is a deterministic function of (state, actions), and
+deal ``i`` plays the same alone or in any batch. Functions never mutate their inputs.
+
+This module imports only numpy and its siblings: no gymnasium, pettingzoo or torch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from zolik_env.rummy import actions as A
+from zolik_env.rummy import piles, table, turns
+from zolik_env.rummy.cards import NUM_NATURALS, NUM_RANKS, NUM_SUITS, deck_counts
+from zolik_env.rummy.dealing import deal
+from zolik_env.rummy.masks import legal_action_mask
+from zolik_env.rummy.options import RuleSet
+from zolik_env.rummy.state import State
+
+__all__ = ["init", "legal_action_mask", "rewards_of", "step"]
+
+
+def init(rules: RuleSet, seeds: Sequence[int] | np.ndarray,
+         deal_index: Sequence[int] | np.ndarray | int = 0) -> State:
+    """Shuffle and deal B deals, one per seed. ``deal_index`` (per deal or one for all)
+    picks the starting seat, ``deal_index % num_players`` (the seat rotates each deal)."""
+    check_supported(rules)
+    return deal(rules, seeds, deal_index)
+
+
+def check_supported(rules: RuleSet) -> None:
+    """Raise ``ValueError`` for option values the action table cannot express."""
+    if rules.discard_pickup == "deep" and not 0 < rules.max_hand_cards <= A.MAX_PICKUP + 1:
+        raise ValueError(f"discard_pickup='deep' needs max_hand_cards in 1..{A.MAX_PICKUP + 1} "
+                         f"(deepest pick-up the action table expresses), got "
+                         f"{rules.max_hand_cards}")
+
+
+def _split(actions: np.ndarray) -> dict[str, np.ndarray]:
+    """Row indices of each action family."""
+    a = actions
+    return {
+        "draw": np.flatnonzero(a == A.DRAW_STOCK),
+        "take": np.flatnonzero((a >= A.TAKE_DISCARD_BASE) & (a < A.TAKE_BOTTOM)),
+        "bottom": np.flatnonzero(a == A.TAKE_BOTTOM),
+        "meld": np.flatnonzero((a >= A.MELD_BASE) & (a < A.LAYOFF_BASE)),
+        "layoff": np.flatnonzero((a >= A.LAYOFF_BASE) & (a < A.ACE_HIGH_BASE)),
+        "ace_high": np.flatnonzero((a >= A.ACE_HIGH_BASE) & (a < A.JOKER_BASE)),
+        "joker": np.flatnonzero((a >= A.JOKER_BASE) & (a < A.UNDO)),
+        "undo": np.flatnonzero(a == A.UNDO),
+        "discard": np.flatnonzero(a >= A.DISCARD_BASE),
+    }
+
+
+def _check_actions(rules: RuleSet, state: State, actions: np.ndarray) -> None:
+    if actions.shape != (state.batch_size,):
+        raise ValueError(f"expected one action per deal, shape ({state.batch_size},), got "
+                         f"{actions.shape}")
+    live = ~state.done
+    out_of_range = live & ((actions < 0) | (actions >= A.NUM_ACTIONS))
+    if out_of_range.any():
+        b = int(np.flatnonzero(out_of_range)[0])
+        raise ValueError(f"game {b}: action {int(actions[b])} out of range [0, "
+                         f"{A.NUM_ACTIONS})")
+    mask = legal_action_mask(rules, state)
+    chosen = mask[np.arange(state.batch_size), np.clip(actions, 0, A.NUM_ACTIONS - 1)]
+    illegal = np.flatnonzero(live & ~chosen)
+    if illegal.size:
+        b = int(illegal[0])
+        raise ValueError(f"game {b}: illegal move {A.action_to_string(int(actions[b]))!r} "
+                         f"(action {int(actions[b])}) for seat {int(state.current[b])}"
+                         + (f"; {illegal.size - 1} more illegal row(s)" if illegal.size > 1
+                            else ""))
+
+
+def _apply(rules: RuleSet, d: dict[str, np.ndarray], actions: np.ndarray) -> None:
+    rows = _split(actions)
+    piles.draw_stock(d, rows["draw"])
+    r = rows["take"]
+    piles.take_discards(rules, d, r, actions[r] - A.TAKE_DISCARD_BASE + 1)
+    piles.take_bottom(d, rows["bottom"])
+    r = rows["meld"]
+    table.lay_meld(rules, d, r, actions[r] - A.MELD_BASE)
+    r = rows["layoff"]
+    slot, card = np.divmod(actions[r] - A.LAYOFF_BASE, NUM_NATURALS)
+    table.lay_off_natural(rules, d, r, slot, card)
+    r = rows["ace_high"]
+    slot, suit = np.divmod(actions[r] - A.ACE_HIGH_BASE, NUM_SUITS)
+    table.lay_off_natural(rules, d, r, slot, suit * NUM_RANKS, ace_high=True)
+    r = rows["joker"]
+    slot, end = np.divmod(actions[r] - A.JOKER_BASE, 2)
+    table.lay_off_joker(rules, d, r, slot, end == 1)
+    turns.undo(d, rows["undo"])
+    r = rows["discard"]
+    turns.discard(rules, d, r, actions[r] - A.DISCARD_BASE)
+
+
+def step(rules: RuleSet, state: State, actions: Sequence[int] | np.ndarray,
+         validate: bool = True) -> tuple[State, np.ndarray, np.ndarray, np.ndarray]:
+    """Apply one action per deal (ignored for finished deals).
+
+    Returns:
+        (state, rewards float32 (B, P), terminated bool (B,), truncated bool (B,)). Rewards
+        are the deal scores, oriented so that higher is better (cz penalties negated), on
+        the step that ends the deal and 0 otherwise.
+
+    Raises:
+        ValueError: with ``validate``, naming the first game whose action is illegal.
+    """
+    actions = np.asarray(actions, dtype=np.int64)
+    if validate:
+        _check_actions(rules, state, actions)
+    actions = np.where(state.done, -1, actions)
+    d = state.to_dict()
+    _apply(rules, d, actions)
+    new = State(**d)
+    ended = new.done & ~state.done
+    rewards = np.where(ended[:, None], rewards_of(rules, new), 0).astype(np.float32)
+    return new, rewards, new.terminated.copy(), new.truncated.copy()
+
+
+def rewards_of(rules: RuleSet, state: State) -> np.ndarray:
+    """int (B, P): the deal scores with higher = better (cz penalties negated)."""
+    scores = state.scores.astype(np.int32)
+    return -scores if rules.lower_is_better else scores
+
+
+def conserved_cards(rules: RuleSet, state: State) -> np.ndarray:
+    """int (B, K): every card counted once wherever it lies (hands, stock, discard pile,
+    bottom card, table); equals the pack for every deal when no card is lost or made."""
+    from zolik_env.rummy.observe import card_locations
+
+    return card_locations(state).sum(1)
+
+
+def pack(rules: RuleSet) -> np.ndarray:
+    """int16 (K,) the full pack of ``rules``."""
+    return deck_counts(rules.num_jokers)

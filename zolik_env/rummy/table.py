@@ -1,0 +1,134 @@
+"""Moves on the table: laying melds, lay-offs, joker swaps and the opening requirement.
+
+Functions edit a dict of mutable state arrays in place, on the given rows only.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from zolik_env.rummy.actions import (
+    JOKER_CELL,
+    MELD_CELLS,
+    MELD_PATTERN_CELLS,
+    MELD_PATTERN_JOKERS,
+    MELD_PATTERN_KEY,
+    MELD_PATTERN_KIND,
+    MELD_PATTERN_NATURALS,
+    NATURAL,
+    RUN,
+    SET,
+    SET_JOKER_CELL,
+)
+from zolik_env.rummy.cards import JOKER, NUM_KINDS, NUM_RANKS
+from zolik_env.rummy.options import RuleSet
+from zolik_env.rummy.values import cell_values
+
+Arrays = dict[str, np.ndarray]
+
+
+def note_laid(d: Arrays, rows: np.ndarray, cards: np.ndarray) -> None:
+    """Bookkeeping after the current seat put card ``cards`` (R,) on the table: a laid copy
+    counts as a taken one (copies are interchangeable), it fulfils cz/sk's must-use, a laid
+    joker pays back a freed one."""
+    cur = d["current"][rows]
+    d["hands"][rows, cur, cards] -= 1
+    d["taken_unlaid"][rows, cards] = np.maximum(d["taken_unlaid"][rows, cards] - 1, 0)
+    d["known_taken"][rows, cur, cards] = np.maximum(d["known_taken"][rows, cur, cards] - 1, 0)
+    d["must_use"][rows] = np.where(d["must_use"][rows] == cards, -1, d["must_use"][rows])
+    is_joker = cards == JOKER
+    d["freed_jokers"][rows] -= (is_joker & (d["freed_jokers"][rows] > 0)).astype(np.int8)
+    d["laid"][rows] = True
+
+
+def lay_meld(rules: RuleSet, d: Arrays, rows: np.ndarray, pattern: np.ndarray) -> None:
+    """Lay meld pattern ``pattern`` (R,) from hand into the next free slot."""
+    slot = d["num_melds"][rows].astype(np.int64)
+    cur = d["current"][rows]
+    cells = MELD_PATTERN_CELLS[pattern]
+    d["meld_kind"][rows, slot] = MELD_PATTERN_KIND[pattern]
+    d["meld_key"][rows, slot] = MELD_PATTERN_KEY[pattern]
+    d["cells"][rows, slot] = cells
+    d["cell_owner"][rows, slot] = np.where(cells != 0, cur[:, None], -1)
+    d["num_melds"][rows] = slot + 1
+    naturals = MELD_PATTERN_NATURALS[pattern]
+    for i in range(naturals.shape[1]):
+        has = naturals[:, i] < NUM_KINDS
+        note_laid(d, rows[has], naturals[has, i].astype(np.int64))
+    for j in range(int(MELD_PATTERN_JOKERS.max())):
+        has = MELD_PATTERN_JOKERS[pattern] > j
+        note_laid(d, rows[has], np.full(int(has.sum()), JOKER))
+    update_opening(rules, d, rows)
+
+
+def run_ends(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """First and last occupied cell of each run, int (...,)."""
+    occupied = cells != 0
+    low = np.argmax(occupied, axis=-1)
+    high = MELD_CELLS - 1 - np.argmax(occupied[..., ::-1], axis=-1)
+    return low, high
+
+
+def lay_off_natural(rules: RuleSet, d: Arrays, rows: np.ndarray, slot: np.ndarray,
+                    card: np.ndarray, ace_high: np.ndarray | bool = False) -> None:
+    """Put natural ``card`` on meld ``slot``: at a run's end it extends the run, in a set
+    it fills its suit; on a run's joker it swaps it (the joker goes to hand, to be laid
+    again this turn), and a set's last missing suit replaces the set's joker. An ace goes
+    to the low end of a run unless ``ace_high``."""
+    cur = d["current"][rows]
+    kind = d["meld_kind"][rows, slot]
+    run_cell = np.where(ace_high, MELD_CELLS - 1, card % NUM_RANKS)
+    cell = np.where(kind == SET, card // NUM_RANKS, run_cell)
+    set_swap = (kind == SET) & (d["cells"][rows, slot, SET_JOKER_CELL] == JOKER_CELL) & (
+        (d["cells"][rows, slot, :4] != 0).sum(-1) == 3)
+    swap_cell = np.where(set_swap, SET_JOKER_CELL, cell)
+    swapped = d["cells"][rows, slot, swap_cell] == JOKER_CELL
+    d["cells"][rows, slot, swap_cell] = np.where(swapped, 0, d["cells"][rows, slot, swap_cell])
+    d["cell_owner"][rows, slot, swap_cell] = np.where(swapped, -1,
+                                                      d["cell_owner"][rows, slot, swap_cell])
+    d["cells"][rows, slot, cell] = NATURAL
+    d["cell_owner"][rows, slot, cell] = cur
+    d["hands"][rows, cur, JOKER] += swapped.astype(np.int8)
+    d["freed_jokers"][rows] += swapped.astype(np.int8)
+    note_laid(d, rows, card)
+    update_opening(rules, d, rows)
+
+
+def lay_off_joker(rules: RuleSet, d: Arrays, rows: np.ndarray, slot: np.ndarray,
+                  high: np.ndarray) -> None:
+    """Put a joker at the low/high end of run ``slot``, or into set ``slot``."""
+    cur = d["current"][rows]
+    low_cell, high_cell = run_ends(d["cells"][rows, slot])
+    is_run = d["meld_kind"][rows, slot] == RUN
+    cell = np.where(is_run, np.where(high, high_cell + 1, low_cell - 1), SET_JOKER_CELL)
+    d["cells"][rows, slot, cell] = JOKER_CELL
+    d["cell_owner"][rows, slot, cell] = cur
+    note_laid(d, rows, np.full(len(rows), JOKER))
+    update_opening(rules, d, rows)
+
+
+def update_opening(rules: RuleSet, d: Arrays, rows: np.ndarray) -> None:
+    """Mark the current seat opened once the melds it laid this turn meet the requirement
+    (RULES.md "Opening": provisional melds count, extensions included)."""
+    cur = d["current"][rows]
+    pending = ~d["opened"][rows, cur]
+    r, p = rows[pending], cur[pending]
+    if not r.size:
+        return
+    points = opening_points(rules, d, r)
+    slots = np.arange(d["meld_kind"].shape[1])
+    new = (slots[None, :] >= d["snap_num_melds"][r, None]) & (
+        slots[None, :] < d["num_melds"][r, None])
+    clean_run = (new & (d["meld_kind"][r] == RUN) & ~(d["cells"][r] == JOKER_CELL).any(-1)).any(1)
+    met = (points >= rules.opening_points) & (clean_run | (not rules.opening_needs_clean_run))
+    d["opened"][r[met], p[met]] = True
+
+
+def opening_points(rules: RuleSet, d: Arrays, rows: np.ndarray) -> np.ndarray:
+    """int (R,) meld value of the melds laid this turn (for observations and tests)."""
+    slots = np.arange(d["meld_kind"].shape[1])
+    new = (slots[None, :] >= d["snap_num_melds"][rows, None]) & (
+        slots[None, :] < d["num_melds"][rows, None])
+    values = cell_values(rules, d["meld_kind"][rows], d["meld_key"][rows], d["cells"][rows])
+    return (values * new[..., None]).sum((1, 2))
+

@@ -1,0 +1,124 @@
+"""Turn bookkeeping: starting a turn, UNDO, the discard that ends it, and deal scores.
+
+Functions edit a dict of mutable state arrays in place, on the given rows only.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from zolik_env.rummy.options import RuleSet
+from zolik_env.rummy.piles import rebuild_stock
+from zolik_env.rummy.state import PHASE_DRAW, PHASE_OVER
+from zolik_env.rummy.values import cell_values, hand_values
+
+Arrays = dict[str, np.ndarray]
+
+_TABLE = (("snap_kind", "meld_kind"), ("snap_key", "meld_key"), ("snap_cells", "cells"),
+          ("snap_owner", "cell_owner"))
+
+
+def begin_turn(rules: RuleSet, d: Arrays, rows: np.ndarray) -> None:
+    """Reset the per-turn fields of ``rows``, snapshot what UNDO restores, and rebuild an
+    empty stock before the draw (ending the deal if it cannot be rebuilt)."""
+    empty = rows[(d["phase"][rows] == PHASE_DRAW) & (d["stock_len"][rows] == 0)]
+    if empty.size:
+        exhausted, cut_off = rebuild_stock(rules, d, empty)
+        d["terminated"][exhausted] = True
+        d["truncated"][cut_off] = True
+        end_deal(rules, d, np.concatenate([exhausted, cut_off]))
+    cur = d["current"][rows]
+    d["opened_before"][rows] = d["opened"][rows, cur]
+    d["drawn"][rows] = -1
+    d["took_pile"][rows] = False
+    d["taken_unlaid"][rows] = 0
+    d["must_use"][rows] = -1
+    d["freed_jokers"][rows] = 0
+    d["laid"][rows] = False
+    d["undone"][rows] = False
+    d["snap_hand"][rows] = d["hands"][rows, cur]
+    d["snap_known"][rows] = d["known_taken"][rows, cur]
+    d["snap_discard_len"][rows] = d["discard_len"][rows]
+    d["snap_bottom"][rows] = d["bottom"][rows]
+    d["snap_num_melds"][rows] = d["num_melds"][rows]
+    for snap, live in _TABLE:
+        d[snap][rows] = d[live][rows]
+
+
+def undo(d: Arrays, rows: np.ndarray) -> None:
+    """UNDO (RULES.md §1): everything laid this turn returns to hand, the table is as it
+    was, taken discards or the bottom card go back and a stock card is drawn instead; only
+    a discard may follow."""
+    cur = d["current"][rows]
+    d["hands"][rows, cur] = d["snap_hand"][rows]
+    d["known_taken"][rows, cur] = d["snap_known"][rows]
+    d["discard_len"][rows] = d["snap_discard_len"][rows]
+    d["bottom"][rows] = d["snap_bottom"][rows]
+    d["num_melds"][rows] = d["snap_num_melds"][rows]
+    for snap, live in _TABLE:
+        d[live][rows] = d[snap][rows]
+    d["opened"][rows, cur] = d["opened_before"][rows]
+    redraw = rows[d["took_pile"][rows]]
+    if redraw.size:
+        top = d["stock_len"][redraw] - 1
+        d["drawn"][redraw] = d["stock"][redraw, top]
+        d["stock"][redraw, top] = -1
+        d["stock_len"][redraw] = top
+    drew = rows[d["drawn"][rows] >= 0]
+    d["hands"][drew, d["current"][drew], d["drawn"][drew]] += 1
+    d["took_pile"][rows] = False
+    d["taken_unlaid"][rows] = 0
+    d["must_use"][rows] = -1
+    d["freed_jokers"][rows] = 0
+    d["laid"][rows] = False
+    d["undone"][rows] = True
+
+
+def discard(rules: RuleSet, d: Arrays, rows: np.ndarray, card: np.ndarray) -> None:
+    """Discard ``card`` (R,), ending the turn; discarding the last card wins the deal."""
+    cur = d["current"][rows]
+    d["hands"][rows, cur, card] -= 1
+    known = d["known_taken"][rows, cur, card]
+    d["known_taken"][rows, cur, card] = np.maximum(known - 1, 0)
+    d["discard"][rows, d["discard_len"][rows]] = card
+    d["discard_len"][rows] += 1
+    out = d["hands"][rows, cur].sum(-1) == 0
+    winners = rows[out]
+    d["winner"][winners] = cur[out]
+    d["closed_from_hand"][winners] = ~d["opened_before"][winners]
+    d["terminated"][winners] = True
+    end_deal(rules, d, winners)
+    going_on = rows[~out]
+    d["current"][going_on] = (cur[~out] + 1) % rules.num_players
+    d["turn"][going_on] += 1
+    d["phase"][going_on] = PHASE_DRAW
+    begin_turn(rules, d, going_on)
+
+
+def deal_scores(rules: RuleSet, d: Arrays, rows: np.ndarray) -> np.ndarray:
+    """int (R, P) each seat's deal score as the preset writes it (see ``scoring.py``)."""
+    hands = d["hands"][rows].astype(np.int32)
+    held = (hands * hand_values(rules)).sum(-1)
+    opened = d["opened"][rows]
+    if rules.never_opened_penalty:
+        held = np.where(opened, held, rules.never_opened_penalty)
+    winner = d["winner"][rows]
+    has_winner = winner >= 0
+    double = np.where(has_winner & d["closed_from_hand"][rows],
+                      rules.closed_from_hand_multiplier, 1)[:, None]
+    is_winner = np.arange(rules.num_players)[None, :] == winner[:, None]
+    if rules.scoring == "penalty":
+        return np.where(is_winner, 0, held * double)
+    if rules.scoring == "points":
+        return np.where(is_winner, rules.winner_bonus * double, -held * double)
+    values = cell_values(rules, d["meld_kind"][rows], d["meld_key"][rows], d["cells"][rows])
+    owner = d["cell_owner"][rows]
+    laid = np.stack([(values * (owner == p)).sum((1, 2)) for p in range(rules.num_players)], 1)
+    return np.where(is_winner, (laid + rules.winner_bonus) * double, laid - held * double)
+
+
+def end_deal(rules: RuleSet, d: Arrays, rows: np.ndarray) -> None:
+    """Close the deal of ``rows``: no more moves, scores written."""
+    if rows.size:
+        d["phase"][rows] = PHASE_OVER
+        d["scores"][rows] = deal_scores(rules, d, rows)
