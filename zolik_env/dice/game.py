@@ -23,9 +23,11 @@ from zolik_env.dice.rules import (
     YAHTZEE,
     YAHTZEE_BONUS,
     YAHTZEE_SCORE,
+    CODE_IS_YAHTZEE,
+    CODE_SCORES,
+    CODE_TOP_FACE,
     DiceRules,
-    base_scores,
-    counts_of,
+    dice_code,
     joker_scores,
 )
 from zolik_env.dice.state import State, keys_from_seeds, roll_dice
@@ -75,20 +77,21 @@ def turn_context(rules: DiceRules, state: State) -> TurnContext:
     """Box values, legal boxes and Yahtzee-bonus flag for the current dice (RULES.md §5)."""
     b = state.batch_size
     rows = np.arange(b)
-    counts = counts_of(state.dice)
+    code = dice_code(state.dice)
     own = own_boxes(rules, state)
     is_open = own < 0
-    is_yahtzee = counts.max(axis=1) == 5
-    face = counts.argmax(axis=1)  # (B,) face index of a Yahtzee
+    is_yahtzee = CODE_IS_YAHTZEE[code]
+    face = CODE_TOP_FACE[code]  # (B,) face index of a Yahtzee
+    values = CODE_SCORES[code]
     # The joker counts once every Yahtzee box is filled (triple: all three, RULES.md §5).
     yahtzee_filled = ~is_open[:, :, YAHTZEE].any(axis=1)
     is_joker = is_yahtzee & yahtzee_filled & (rules.joker != "none")
     match_open = is_open[rows, :, face]  # (B, C) the upper box of the rolled face
-    # Joker values need the matching upper box filled (in every column).
-    values = joker_scores(base_scores(counts), is_joker & ~match_open.any(axis=1))
+    if is_joker.any():  # joker values need the matching upper box filled in every column
+        values = joker_scores(values, is_joker & ~match_open.any(axis=1))
     values = np.broadcast_to(values[:, None, :], own.shape)
     legal = is_open & ~state.done[:, None, None]
-    if rules.joker == "forced":
+    if rules.joker == "forced" and is_joker.any():
         legal = _forced_joker_legal(legal, is_joker, face, match_open)
     if rules.fixed_order:
         first = np.argmax(is_open.reshape(b, -1), axis=1)  # fixed order overrides the joker
@@ -119,12 +122,14 @@ def _forced_joker_legal(
     return np.where(only_lower[:, None, None], lower_open, legal)
 
 
-def legal_action_mask(rules: DiceRules, state: State) -> np.ndarray:
-    """Exactly the legal actions, ``(B, A) bool``; all False for done rows."""
-    return _mask_from_context(rules, state, turn_context(rules, state))
+def legal_action_mask(
+    rules: DiceRules, state: State, ctx: TurnContext | None = None
+) -> np.ndarray:
+    """Exactly the legal actions, ``(B, A) bool``; all False for done rows.
 
-
-def _mask_from_context(rules: DiceRules, state: State, ctx: TurnContext) -> np.ndarray:
+    ``ctx`` may pass ``turn_context(rules, state)`` when the caller has it already.
+    """
+    ctx = turn_context(rules, state) if ctx is None else ctx
     b = state.batch_size
     mask = np.empty((b, A.num_actions(rules)), bool)
     can_reroll = (state.rolls_left > 0) & ~state.done
@@ -134,21 +139,26 @@ def _mask_from_context(rules: DiceRules, state: State, ctx: TurnContext) -> np.n
 
 
 def step(
-    rules: DiceRules, state: State, actions: np.ndarray, validate: bool = True
+    rules: DiceRules,
+    state: State,
+    actions: np.ndarray,
+    validate: bool = True,
+    ctx: TurnContext | None = None,
 ) -> tuple[State, StepOut]:
     """Apply one action per game; done rows are left unchanged (their action is ignored).
 
     Args:
         actions: ``(B,) int`` flat action ids (see ``actions``).
         validate: raise ``ValueError`` naming the rows whose action is illegal.
+        ctx: ``turn_context(rules, state)`` if the caller has it already (saves time).
     """
     actions = np.asarray(actions, dtype=np.int64)
     b = state.batch_size
     rows = np.arange(b)
-    ctx = turn_context(rules, state)
+    ctx = turn_context(rules, state) if ctx is None else ctx
     live = ~state.done
     if validate:
-        mask = _mask_from_context(rules, state, ctx)
+        mask = legal_action_mask(rules, state, ctx)
         in_range = (actions >= 0) & (actions < mask.shape[1])
         ok = in_range & mask[rows, np.clip(actions, 0, mask.shape[1] - 1)]
         bad = np.flatnonzero(live & ~ok)

@@ -149,3 +149,24 @@ def joker_scores(base: np.ndarray, joker_values: np.ndarray) -> np.ndarray:
 def box_score_text(box: int) -> str:
     """Human name of a column box index (``0..12``)."""
     return BOX_NAMES[box]
+
+
+_CODE_WEIGHTS = NUM_FACES ** np.arange(NUM_DICE - 1, -1, -1)  # (5,) 1296, 216, 36, 6, 1
+
+
+def dice_code(dice: np.ndarray) -> np.ndarray:
+    """Index ``(N,) int64`` in ``0 .. 6**5 - 1`` of dice ``(N, 5)`` (faces 1..6), for lookups."""
+    return (dice.astype(np.int64) - 1) @ _CODE_WEIGHTS
+
+
+def _all_dice() -> np.ndarray:
+    """Every ordered roll of five dice ``(7776, 5) int8``, indexed by ``dice_code``."""
+    codes = np.arange(NUM_FACES**NUM_DICE)
+    return (codes[:, None] // _CODE_WEIGHTS % NUM_FACES + 1).astype(np.int8)
+
+
+# Lookup tables by dice_code: box values without joker, Yahtzee flag, face index (0..5).
+_COUNTS = counts_of(_all_dice())
+CODE_SCORES = base_scores(_COUNTS)  # (7776, 13) int16
+CODE_IS_YAHTZEE = _COUNTS.max(axis=1) == NUM_DICE  # (7776,) bool
+CODE_TOP_FACE = _COUNTS.argmax(axis=1)  # (7776,) face index of the most common face

@@ -71,3 +71,12 @@ def roll_dice(key: np.ndarray, counter: np.ndarray) -> np.ndarray:
         bits = splitmix64(draws) >> np.uint64(32)  # 32 uniform bits per die
         faces = (bits * np.uint64(NUM_FACES)) >> np.uint64(32)  # Lemire: bias < 2**-29
     return (faces + np.uint64(1)).astype(np.int8)
+
+
+def where_rows(rows: np.ndarray, new: State, old: State) -> State:
+    """Rows ``rows`` (``(B,) bool``) from ``new``, the others from ``old`` (same shapes)."""
+    fields = {}
+    for f in dataclasses.fields(old):
+        a, b = getattr(new, f.name), getattr(old, f.name)
+        fields[f.name] = np.where(rows.reshape(-1, *([1] * (a.ndim - 1))), a, b)
+    return State(**fields)

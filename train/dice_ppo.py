@@ -1,0 +1,219 @@
+"""PPO recipe for solitaire Pět kostek: sb3-contrib MaskablePPO on the batched VecEnv.
+
+Read from top to bottom: ``DicePPOConfig`` (every knob, with a docstring), ``load_config``
+(YAML -> frozen dataclass; unknown keys are errors), ``run`` (train, checkpoint, log).
+
+    python -m train.dice_ppo --config configs/dice/ppo_forced.yaml [--seed 2]
+    python -m train.dice_ppo --resume runs/dice__1__20260101-120000
+
+A run dir ``runs/dice__{seed}__{time}`` holds ``config.yaml`` (resolved), ``progress.csv``
+(one row per rollout), ``checkpoints/step_{N}.zip`` and ``final.zip``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import dataclasses
+import pathlib
+import sys
+import time
+from typing import Any
+
+import yaml
+
+from zolik_env.dice import DiceRules
+
+
+@dataclasses.dataclass(frozen=True)
+class DicePPOConfig:
+    table: str = "classic"
+    """Rules: ``classic`` or ``triple``."""
+    joker: str = "forced"
+    """Rules: joker rule, ``none``, ``forced`` or ``free``."""
+    yahtzee_bonus: bool = True
+    """Rules: the +100 Yahtzee bonus."""
+    fixed_order: bool = False
+    """Rules: fill boxes top to bottom."""
+    seed: int = 1
+    """Seeds the games, the network and PPO's sampling."""
+    total_timesteps: int = 50_000_000
+    """Upper bound on env steps (decisions); the time budget usually stops first."""
+    time_budget_minutes: float = 55.0
+    """Wall-clock budget of the learning loop; 0 means unlimited."""
+    num_envs: int = 256
+    """Games stepped together in the batched VecEnv."""
+    n_steps: int = 64
+    """Steps per env per rollout (rollout = num_envs * n_steps decisions)."""
+    batch_size: int = 2048
+    n_epochs: int = 4
+    learning_rate: float = 3e-4
+    lr_schedule: str = "time_linear"
+    """``constant``, ``linear`` (in steps) or ``time_linear`` (decays over the time budget)."""
+    gamma: float = 1.0
+    """The score is undiscounted; episodes last at most 39 decisions."""
+    gae_lambda: float = 0.95
+    clip_range: float = 0.2
+    ent_coef: float = 0.003
+    vf_coef: float = 0.5
+    max_grad_norm: float = 0.5
+    net_arch: tuple[int, ...] = (256, 256)
+    """Hidden layers of the separate policy and value MLPs."""
+    reward_scale: float = 0.02
+    """Points are multiplied by this (1/50) before PPO sees them."""
+    checkpoint_every: int = 2_000_000
+    """Save a checkpoint every this many env steps."""
+    torch_threads: int = 1
+    run_root: str = "runs"
+
+    def rules(self) -> DiceRules:
+        return DiceRules(
+            table=self.table,  # type: ignore[arg-type]
+            joker=self.joker,  # type: ignore[arg-type]
+            yahtzee_bonus=self.yahtzee_bonus,
+            fixed_order=self.fixed_order,
+        )
+
+
+def load_config(path: str | pathlib.Path, **overrides: Any) -> DicePPOConfig:
+    """Read YAML into ``DicePPOConfig``; unknown keys raise ``ValueError``."""
+    raw = yaml.safe_load(pathlib.Path(path).read_text()) or {}
+    raw.update({k: v for k, v in overrides.items() if v is not None})
+    names = {f.name for f in dataclasses.fields(DicePPOConfig)}
+    unknown = sorted(set(raw) - names)
+    if unknown:
+        raise ValueError(f"unknown config keys in {path}: {unknown}")
+    if "net_arch" in raw:
+        raw["net_arch"] = tuple(int(x) for x in raw["net_arch"])
+    cfg = DicePPOConfig(**raw)
+    cfg.rules()  # validates the rules options
+    if cfg.lr_schedule not in ("constant", "linear", "time_linear"):
+        raise ValueError(f"lr_schedule must be constant, linear or time_linear: {cfg.lr_schedule}")
+    return cfg
+
+
+def _callback(cfg: DicePPOConfig, run_dir: pathlib.Path, start: float) -> Any:
+    """SB3 callback: time budget, checkpoints, CSV log and a tqdm progress bar."""
+    from stable_baselines3.common.callbacks import BaseCallback
+    from tqdm import tqdm
+
+    class Callback(BaseCallback):
+        def _on_training_start(self) -> None:
+            self.scores: list[int] = []
+            self.next_ckpt = self.num_timesteps + cfg.checkpoint_every
+            log = run_dir / "progress.csv"
+            new = not log.exists()
+            self.file = log.open("a", newline="")
+            self.csv = csv.writer(self.file)
+            if new:
+                self.csv.writerow(["steps", "seconds", "games", "mean_score_last_1000", "fps"])
+            self.bar = tqdm(total=cfg.total_timesteps, initial=self.num_timesteps, unit="step",
+                            mininterval=30, file=sys.stderr)  # fmt: skip
+
+        def _on_step(self) -> bool:
+            for info in self.locals["infos"]:
+                if "score" in info:
+                    self.scores.append(info["score"])
+            self.bar.update(cfg.num_envs)
+            if self.num_timesteps >= self.next_ckpt:
+                self.model.save(run_dir / "checkpoints" / f"step_{self.num_timesteps}.zip")
+                self.next_ckpt += cfg.checkpoint_every
+            elapsed = time.time() - start
+            return not (cfg.time_budget_minutes and elapsed > 60 * cfg.time_budget_minutes)
+
+        def _on_rollout_end(self) -> None:
+            last = self.scores[-1000:]
+            mean = sum(last) / max(1, len(last))
+            elapsed = time.time() - start
+            fps = self.num_timesteps / max(elapsed, 1e-9)
+            self.csv.writerow([self.num_timesteps, round(elapsed, 1), len(self.scores),
+                               round(mean, 2), round(fps)])  # fmt: skip
+            self.file.flush()
+            self.bar.set_postfix(score=f"{mean:.1f}", refresh=False)
+
+        def _on_training_end(self) -> None:
+            self.bar.close()
+            self.file.close()
+
+    return Callback()
+
+
+def _learning_rate(cfg: DicePPOConfig, start: float) -> Any:
+    if cfg.lr_schedule == "constant":
+        return cfg.learning_rate
+    if cfg.lr_schedule == "linear":
+        return lambda remaining: cfg.learning_rate * remaining
+    budget = 60 * cfg.time_budget_minutes
+
+    def by_time(_remaining: float) -> float:
+        return cfg.learning_rate * max(0.05, 1 - (time.time() - start) / budget)
+
+    return by_time
+
+
+def run(cfg: DicePPOConfig, run_dir: pathlib.Path | None = None) -> pathlib.Path:
+    """Train (or resume in ``run_dir``) and return the run dir holding ``final.zip``."""
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import VecMonitor
+
+    from zolik_env.envs.kostky_vec import KostkyVecEnv
+
+    torch.set_num_threads(cfg.torch_threads)
+    start = time.time()
+    resume = run_dir is not None
+    if run_dir is None:
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        run_dir = pathlib.Path(cfg.run_root) / f"dice__{cfg.seed}__{stamp}"
+        run_dir.mkdir(parents=True)
+        (run_dir / "config.yaml").write_text(yaml.safe_dump(_plain(cfg), sort_keys=False))
+    (run_dir / "checkpoints").mkdir(exist_ok=True)
+    env = VecMonitor(KostkyVecEnv(cfg.num_envs, cfg.rules(), cfg.seed, cfg.reward_scale, False))
+    checkpoints = sorted((run_dir / "checkpoints").glob("step_*.zip"), key=_step_of)
+    if resume and checkpoints:
+        model = MaskablePPO.load(checkpoints[-1], env=env, device="cpu")
+        model.learning_rate = _learning_rate(cfg, start)
+        model._setup_lr_schedule()
+    else:
+        model = MaskablePPO(
+            "MlpPolicy", env, learning_rate=_learning_rate(cfg, start), n_steps=cfg.n_steps,
+            batch_size=cfg.batch_size, n_epochs=cfg.n_epochs, gamma=cfg.gamma,
+            gae_lambda=cfg.gae_lambda, clip_range=cfg.clip_range, ent_coef=cfg.ent_coef,
+            vf_coef=cfg.vf_coef, max_grad_norm=cfg.max_grad_norm, seed=cfg.seed, device="cpu",
+            policy_kwargs={"net_arch": list(cfg.net_arch)},
+        )  # fmt: skip
+    model.learn(cfg.total_timesteps - model.num_timesteps, callback=_callback(cfg, run_dir, start),
+                reset_num_timesteps=not resume)  # fmt: skip
+    model.save(run_dir / "final.zip")
+    return run_dir
+
+
+def _step_of(path: pathlib.Path) -> int:
+    return int(path.stem.split("_")[1])
+
+
+def _plain(cfg: DicePPOConfig) -> dict[str, Any]:
+    out = dataclasses.asdict(cfg)
+    out["net_arch"] = list(cfg.net_arch)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="dice_ppo", description=__doc__.split("\n")[0])
+    parser.add_argument("--config", default="configs/dice/ppo_forced.yaml", help="YAML config")
+    parser.add_argument("--seed", type=int, help="override the config's seed")
+    parser.add_argument("--minutes", type=float, help="override time_budget_minutes")
+    parser.add_argument("--resume", help="continue the run in this run dir")
+    args = parser.parse_args(argv)
+    if args.resume:
+        run_dir = pathlib.Path(args.resume)
+        cfg = load_config(run_dir / "config.yaml", time_budget_minutes=args.minutes)
+        print(run(cfg, run_dir))
+    else:
+        cfg = load_config(args.config, seed=args.seed, time_budget_minutes=args.minutes)
+        print(run(cfg))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

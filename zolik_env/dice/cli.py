@@ -1,0 +1,147 @@
+"""``zolik dice``: exact solver, agent evaluation, benchmark and PPO training for Pět kostek.
+
+The parsers only parse; each subcommand calls one function of the kit. Training and
+the PPO agent are imported only when asked for (they need torch and sb3-contrib).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import Any
+
+from zolik_env.dice.rules import JOKERS, DiceRules
+
+EPILOG = """examples:
+  zolik dice solve --joker forced              expected optimal score, cached on disk
+  zolik dice solve --all                       the table for every joker rule and option
+  zolik dice eval --agent optimal --games 100000 --joker forced
+  zolik dice eval --agent ppo:runs/dice__1__X/final.zip --joker forced --compare
+  zolik dice bench --batch 1 4096
+  zolik dice train --config configs/dice/ppo_forced.yaml
+"""
+
+
+def _add_rules_args(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--joker", choices=JOKERS, default="none",
+                        help="joker rule (default: none, the standard game here)")  # fmt: skip
+    parser.add_argument("--no-bonus", action="store_true", help="drop the +100 Yahtzee bonus")
+    parser.add_argument("--fixed-order", action="store_true",
+                        help="boxes are filled top to bottom, no choice")  # fmt: skip
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="zolik dice", description=__doc__.split("\n")[0], epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )  # fmt: skip
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    solve = sub.add_parser("solve", help="expected score of optimal solitaire classic play")
+    _add_rules_args(solve)
+    solve.add_argument("--all", action="store_true", help="every joker rule, bonus on and off")
+    ev = sub.add_parser("eval", help="play N solitaire games with an agent; mean ± 95%% CI")
+    ev.add_argument("--agent", default="optimal", help="optimal | random | ppo:PATH.zip")
+    ev.add_argument("--games", type=int, default=10_000, help="number of games (default 10000)")
+    ev.add_argument("--seed", type=int, default=0, help="seed of the game stream (default 0)")
+    ev.add_argument("--compare", action="store_true",
+                    help="also play the optimal agent on the same dice; per-box differences")  # fmt: skip
+    ev.add_argument("--json", help="write the summary to this JSON file")
+    _add_rules_args(ev)
+    bench = sub.add_parser("bench", help="env decisions/s at several batch sizes")
+    bench.add_argument("--batch", type=int, nargs="+", default=[1, 4096], help="batch sizes")
+    bench.add_argument("--seconds", type=float, default=2.0, help="time per cell")
+    train = sub.add_parser("train", help="MaskablePPO on solitaire (train.dice_ppo)")
+    train.add_argument("--config", default="configs/dice/ppo_forced.yaml", help="YAML config")
+    train.add_argument("--seed", type=int, help="override the config's seed")
+    train.add_argument("--minutes", type=float, help="override time_budget_minutes")
+    train.add_argument("--resume", help="continue the run in this run dir")
+    return parser
+
+
+def _rules(args: argparse.Namespace) -> DiceRules:
+    return DiceRules(joker=args.joker, yahtzee_bonus=not args.no_bonus,
+                     fixed_order=args.fixed_order)  # fmt: skip
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    from zolik_env.dice import solver
+
+    variants = [(args.joker, not args.no_bonus, args.fixed_order)]
+    if args.all:
+        variants = [(j, b, f) for f in (False, True) for b in (True, False) for j in JOKERS]
+    print(f"{'joker':<8}{'bonus':<7}{'fixed':<7}{'expected':>10}{'seconds':>9}")
+    for joker, bonus, fixed in variants:
+        start = time.perf_counter()
+        value = solver.expected_score(joker, bonus, fixed)
+        took = time.perf_counter() - start
+        print(f"{joker:<8}{bonus!s:<7}{fixed!s:<7}{value:>10.4f}{took:>9.2f}")
+    print(f"(tables cached in {solver.cache_dir()})")
+    return 0
+
+
+def make_agent(spec: str, rules: DiceRules) -> Any:
+    """``optimal``, ``random`` or ``ppo:PATH`` -> an agent with ``act_batch``."""
+    from agents.dice import OptimalAgent, PPOAgent, RandomAgent
+
+    if spec == "optimal":
+        return OptimalAgent(rules)
+    if spec == "random":
+        return RandomAgent()
+    if spec.startswith("ppo:"):
+        return PPOAgent(spec[4:])
+    raise ValueError(f"unknown agent {spec!r}: use optimal, random or ppo:PATH")
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    from zolik_env.dice import evaluate, solver
+
+    rules = _rules(args)
+    optimum = solver.expected_score(rules.joker, rules.yahtzee_bonus, rules.fixed_order)
+    start = time.perf_counter()
+    stats = evaluate.play(rules, make_agent(args.agent, rules), args.games, args.seed)
+    summary = evaluate.summarise(stats, optimum) | {"agent": args.agent,
+                                                    "seconds": time.perf_counter() - start}
+    reference = None
+    if args.compare:
+        ref_stats = evaluate.play(rules, make_agent("optimal", rules), args.games, args.seed)
+        reference = evaluate.summarise(ref_stats, optimum)
+        summary["optimal_on_same_dice"] = reference
+    print(f"agent {args.agent}, rules {rules}")
+    print(evaluate.format_summary(summary, reference))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(summary, f, indent=2)
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from zolik_env.dice import bench
+
+    print("env decisions/s (legal_action_mask + step, random legal actions, one process)")
+    print(bench.table(tuple(args.batch), args.seconds))
+    return 0
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    from train import dice_ppo
+
+    argv = ["--config", args.config]
+    for flag, value in (("--seed", args.seed), ("--minutes", args.minutes),
+                        ("--resume", args.resume)):  # fmt: skip
+        if value is not None:
+            argv += [flag, str(value)]
+    return dice_ppo.main(argv)
+
+
+COMMANDS = {"solve": cmd_solve, "eval": cmd_eval, "bench": cmd_bench, "train": cmd_train}
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(sys.argv[1:] if argv is None else argv)
+    return COMMANDS[args.command](args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

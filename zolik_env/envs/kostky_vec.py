@@ -1,0 +1,118 @@
+"""Batched Stable-Baselines3 ``VecEnv`` over the Pět kostek core's batch axis (solitaire).
+
+All ``num_envs`` games live in one batched ``State``; a step is one call of the core.
+Finished games restart at once (SB3 auto-reset): the returned observation is the new
+game's, the last one is in ``infos[i]["terminal_observation"]``. ``action_masks()``
+returns ``(num_envs, A) bool`` for sb3-contrib ``MaskablePPO``. Rewards are the points
+gained by the step times ``reward_scale``; the game of env ``i`` after ``k`` resets uses
+a seed derived from ``(seed, i, k)``, so runs are reproducible at any batch size.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import gymnasium
+import numpy as np
+from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvStepReturn
+
+from zolik_env.dice import DiceRules, game, num_actions, obs_size, observe
+from zolik_env.dice.state import splitmix64, where_rows
+
+
+def observation_space(rules: DiceRules) -> gymnasium.spaces.Box:
+    """Bounded Box of the flat observation (scores / 500 stay below 20 on any table)."""
+    return gymnasium.spaces.Box(0.0, 20.0, (obs_size(rules),), np.float32)
+
+
+class KostkyVecEnv(VecEnv):
+    """``num_envs`` solitaire games stepped together; see the module docstring."""
+
+    def __init__(
+        self,
+        num_envs: int,
+        rules: DiceRules | None = None,
+        seed: int = 0,
+        reward_scale: float = 1.0,
+        validate: bool = True,
+    ) -> None:
+        self.rules = rules or DiceRules()
+        if self.rules.players != 1:
+            raise ValueError("KostkyVecEnv is solitaire; use kostky_v0 for several players")
+        space = gymnasium.spaces.Discrete(num_actions(self.rules))
+        self.render_mode = None
+        super().__init__(num_envs, observation_space(self.rules), space)
+        self.reward_scale = reward_scale
+        self.validate = validate
+        self._actions = np.zeros(num_envs, np.int64)
+        self._start(seed)
+
+    def _game_seeds(self, rows: np.ndarray) -> np.ndarray:
+        base = np.uint64(self._seed) * np.uint64(0x100000001B3) + rows.astype(np.uint64)
+        return splitmix64(base ^ splitmix64(self._episodes[rows])) >> np.uint64(1)
+
+    def _start(self, seed: int) -> None:
+        self._seed = int(seed) % 2**63
+        self._episodes = np.zeros(self.num_envs, np.uint64)
+        self.state = game.init(self.rules, self._game_seeds(np.arange(self.num_envs)))
+
+    def reset(self) -> np.ndarray:
+        """New games in every env; a ``seed(s)`` call before restarts the seed sequence."""
+        if self._seeds[0] is not None:
+            self._start(self._seeds[0])
+            self._reset_seeds()
+        else:
+            self._episodes += np.uint64(1)
+            self.state = game.init(self.rules, self._game_seeds(np.arange(self.num_envs)))
+        return observe(self.rules, self.state, 0)
+
+    def step_async(self, actions: np.ndarray) -> None:
+        self._actions = np.asarray(actions, np.int64).reshape(self.num_envs)
+
+    def step_wait(self) -> VecEnvStepReturn:
+        self.state, out = game.step(self.rules, self.state, self._actions, self.validate)
+        rewards = out.rewards[:, 0].astype(np.float32) * self.reward_scale
+        done = out.terminated
+        infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
+        if done.any():
+            last = observe(self.rules, self.state, 0)
+            scores = game.totals(self.rules, self.state)[:, 0]
+            for i in np.flatnonzero(done):
+                infos[i] = {"terminal_observation": last[i], "score": int(scores[i])}
+            self._episodes[done] += np.uint64(1)
+            fresh = game.init(self.rules, self._game_seeds(np.arange(self.num_envs)))
+            self.state = where_rows(done, fresh, self.state)
+        return observe(self.rules, self.state, 0), rewards, done.copy(), infos
+
+    def action_masks(self) -> np.ndarray:
+        """Legal actions ``(num_envs, A) bool``."""
+        return game.legal_action_mask(self.rules, self.state)
+
+    def close(self) -> None:
+        return None
+
+    def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
+        return [getattr(self, attr_name)] * len(self._indices(indices))
+
+    def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
+        setattr(self, attr_name, value)
+
+    def env_method(
+        self, method_name: str, *method_args: Any, indices: Any = None, **method_kwargs: Any
+    ) -> list[Any]:
+        rows = self._indices(indices)
+        if method_name == "action_masks":
+            return list(self.action_masks()[rows])
+        return [getattr(self, method_name)(*method_args, **method_kwargs) for _ in rows]
+
+    def env_is_wrapped(self, wrapper_class: type, indices: Any = None) -> list[bool]:
+        return [False] * len(self._indices(indices))
+
+    def has_attr(self, attr_name: str) -> bool:
+        return hasattr(self, attr_name)
+
+    def _indices(self, indices: None | int | Iterable[int]) -> list[int]:
+        if indices is None:
+            return list(range(self.num_envs))
+        return [indices] if isinstance(indices, int) else list(indices)
