@@ -144,3 +144,27 @@ def conserved_cards(rules: RuleSet, state: State) -> np.ndarray:
 def pack(rules: RuleSet) -> np.ndarray:
     """int16 (K,) the full pack of ``rules``."""
     return deck_counts(rules.num_jokers)
+
+
+def reset_where(rules: RuleSet, state: State, rows: np.ndarray, seeds: Sequence[int] | np.ndarray,
+                deal_index: Sequence[int] | np.ndarray | int = 0) -> State:
+    """``state`` with the deals in ``rows`` replaced by fresh deals from ``seeds`` (for
+    vectorised environments that reset finished deals in place)."""
+    rows = np.asarray(rows, np.int64)
+    if rows.size == 0:
+        return state
+    fresh = init(rules, seeds, deal_index)
+    d = state.to_dict()
+    for name, value in fresh.to_dict().items():
+        d[name][rows] = value
+    return State(**d)
+
+
+def sample_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """int64 (B,): one uniformly random legal action per row (0 for rows with none)."""
+    counts = mask.sum(1)
+    flat = np.flatnonzero(mask)
+    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    pick = starts + (rng.random(len(counts)) * counts).astype(np.int64)
+    chosen = flat[np.minimum(pick, max(len(flat) - 1, 0))] % mask.shape[1] if len(flat) else 0
+    return np.where(counts > 0, chosen, 0)

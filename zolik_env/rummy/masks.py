@@ -9,7 +9,7 @@ import numpy as np
 
 from zolik_env.rummy import actions as A
 from zolik_env.rummy.actions import JOKER_CELL, MAX_MELDS, MAX_PICKUP, RUN, SET, SET_JOKER_CELL
-from zolik_env.rummy.cards import JOKER, NUM_NATURALS, NUM_RANKS, NUM_SUITS
+from zolik_env.rummy.cards import JOKER, NUM_KINDS, NUM_NATURALS, NUM_RANKS, NUM_SUITS
 from zolik_env.rummy.options import RuleSet
 from zolik_env.rummy.state import PHASE_DRAW, PHASE_PLAY, State
 from zolik_env.rummy.table import run_ends
@@ -44,21 +44,33 @@ def _draw_mask(rules: RuleSet, state: State, hand_size: np.ndarray,
     return np.concatenate([drawing[:, None], take, bottom[:, None]], axis=1)
 
 
-def _meld_mask(rules: RuleSet, state: State, hand: np.ndarray, hand_size: np.ndarray,
-               can_lay: np.ndarray) -> np.ndarray:
-    """bool (B, NUM_MELD_PATTERNS)."""
-    padded = np.concatenate([hand, np.ones((len(hand), 1), hand.dtype)], axis=1)
-    has_naturals = (padded[:, A.MELD_PATTERN_NATURALS] > 0).all(-1)
+def _presence_bits(counts: np.ndarray) -> np.ndarray:
+    """uint64 (N,): bit k set where ``counts[:, k] > 0`` (k < 64)."""
+    packed = np.packbits(counts > 0, axis=1, bitorder="little")
+    padded = np.zeros((len(counts), 8), np.uint8)
+    padded[:, : packed.shape[1]] = packed
+    return padded.view(np.uint64)[:, 0]
+
+
+_PATTERN_COUNTS = np.zeros((A.NUM_MELD_PATTERNS, NUM_KINDS), np.int8)
+for _i, _cards in enumerate(A.MELD_PATTERN_CARDS):
+    for _k in _cards:
+        _PATTERN_COUNTS[_i, _k] = 1
+PATTERN_BITS = _presence_bits(_PATTERN_COUNTS[:, :NUM_NATURALS])
+
+
+def _meld_mask(rules: RuleSet, hand: np.ndarray, room: np.ndarray) -> np.ndarray:
+    """bool (R, NUM_MELD_PATTERNS) for rows that may lay cards."""
+    bits = _presence_bits(hand[:, :NUM_NATURALS])
+    has_naturals = (bits[:, None] & PATTERN_BITS[None, :]) == PATTERN_BITS[None, :]
     has_jokers = hand[:, JOKER, None] >= A.MELD_PATTERN_JOKERS[None, :]
-    keeps_one = hand_size[:, None] - A.MELD_PATTERN_SIZE[None, :] >= 1
-    room = state.num_melds < MAX_MELDS
-    return ((can_lay & room)[:, None] & A.meld_pattern_valid(rules)[None, :] & has_naturals
-            & has_jokers & keeps_one)
+    keeps_one = hand.sum(-1, dtype=np.int32)[:, None] - A.MELD_PATTERN_SIZE[None, :] >= 1
+    return (room[:, None] & A.meld_pattern_valid(rules)[None, :] & has_naturals & has_jokers
+            & keeps_one)
 
 
-def _joker_fits(rules: RuleSet, state: State) -> np.ndarray:
-    """bool (B, M, 2): a joker may go on meld m at the low (0) / high (1) end (sets: 0)."""
-    cells = state.cells
+def _joker_fits(rules: RuleSet, kind: np.ndarray, cells: np.ndarray) -> np.ndarray:
+    """bool (R, M, 2): a joker may go on meld m at the low (0) / high (1) end (sets: 0)."""
     naturals = (cells == 1).sum(-1)
     jokers = (cells == JOKER_CELL).sum(-1)
     fewer_ok = (jokers + 1 < naturals) if rules.jokers_fewer_than_naturals else True
@@ -66,46 +78,60 @@ def _joker_fits(rules: RuleSet, state: State) -> np.ndarray:
     low_neighbour = np.take_along_axis(cells, low[..., None], -1)[..., 0]
     high_neighbour = np.take_along_axis(cells, high[..., None], -1)[..., 0]
     apart = rules.jokers_adjacent_in_run
-    is_run = state.meld_kind == RUN
+    is_run = kind == RUN
     run_low = is_run & (low >= 1) & (apart | (low_neighbour != JOKER_CELL)) & fewer_ok
     run_high = is_run & (high <= A.MELD_CELLS - 2) & (apart | (high_neighbour != JOKER_CELL))
     run_high &= fewer_ok
-    set_ok = (state.meld_kind == SET) & (cells[..., SET_JOKER_CELL] == 0) & (
-        naturals + jokers < 4) & (rules.max_jokers_in_set >= 1) & fewer_ok
+    set_ok = (kind == SET) & (cells[..., SET_JOKER_CELL] == 0) & (naturals + jokers < 4) & (
+        rules.max_jokers_in_set >= 1) & fewer_ok
     return np.stack([run_low | set_ok, run_high], axis=-1)
 
 
-def _natural_fits(state: State) -> tuple[np.ndarray, np.ndarray]:
-    """bool (B, M, 4, 13) natural (suit, rank) fits meld m (aces at the low end), and
-    bool (B, M, 4) the ace of a suit fits at the high end."""
-    cells = state.cells
+# Natural kind filling cell c of a run with suit key / column s of a set with rank key.
+_RUN_KIND = np.arange(NUM_SUITS)[:, None] * NUM_RANKS + np.arange(NUM_RANKS)[None, :]
+_SET_KIND = np.arange(NUM_SUITS)[None, :] * NUM_RANKS + np.arange(NUM_RANKS)[:, None]
+
+
+def _natural_fits(kind: np.ndarray, key: np.ndarray,
+                  cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """bool (R, M, 52) natural kind k fits meld m (an ace at a run's low end), and
+    bool (R, M, 4) the ace of a suit fits at a run's high end."""
     low, high = run_ends(cells)
     c = np.arange(A.MELD_CELLS)
-    run_cell = (state.meld_kind == RUN)[..., None] & (
+    is_run = kind == RUN
+    run_cell = is_run[..., None] & (
         (c == (low - 1)[..., None]) | (c == (high + 1)[..., None]) | (cells == JOKER_CELL))
-    suit_hot = state.meld_key[..., None] == np.arange(NUM_SUITS)
-    rank_hot = state.meld_key[..., None] == np.arange(NUM_RANKS)
-    run_fit = suit_hot[..., :, None] & run_cell[..., None, :NUM_RANKS]
-    set_cell = (state.meld_kind == SET)[..., None] & (cells[..., :NUM_SUITS] == 0)
-    set_fit = set_cell[..., :, None] & rank_hot[..., None, :]
-    return run_fit | set_fit, suit_hot & run_cell[..., A.MELD_CELLS - 1, None]
+    set_cell = (kind == SET)[..., None] & (cells[..., :NUM_SUITS] == 0)
+    key = np.clip(key, 0, NUM_RANKS - 1).astype(np.int64)
+    fits = np.zeros((*kind.shape, NUM_NATURALS), bool)
+    # runs write 13 cells; sets write 4, padded by repeating the last (same index, same value)
+    index = np.where(is_run[..., None], _RUN_KIND[np.minimum(key, NUM_SUITS - 1)][..., :],
+                     np.pad(_SET_KIND[key], ((0, 0), (0, 0), (0, NUM_RANKS - NUM_SUITS)),
+                            mode="edge"))
+    value = np.where(is_run[..., None], run_cell[..., :NUM_RANKS],
+                     np.pad(set_cell, ((0, 0), (0, 0), (0, NUM_RANKS - NUM_SUITS)), mode="edge"))
+    np.put_along_axis(fits, index, value, -1)
+    suit_hot = key[..., None] == np.arange(NUM_SUITS)
+    return fits, suit_hot & run_cell[..., A.MELD_CELLS - 1, None]
 
 
-def _layoff_masks(rules: RuleSet, state: State, hand: np.ndarray,
-                  can_lay: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """bool (B, M*52), (B, M*4), (B, M*2): natural, ace-high and joker lay-offs."""
-    b = state.batch_size
-    own_new = np.arange(MAX_MELDS)[None, :] >= state.snap_num_melds[:, None]
-    opened = state.opened[np.arange(b), state.current]
-    may = can_lay[:, None] & (opened[:, None] | own_new) & (
-        np.arange(MAX_MELDS)[None, :] < state.num_melds[:, None])
-    fits, ace_high = _natural_fits(state)
+def _lay_masks(rules: RuleSet, state: State, rows: np.ndarray,
+               hand: np.ndarray) -> np.ndarray:
+    """bool (R, meld + layoff + ace-high + joker actions) for rows that may lay cards."""
+    r = len(rows)
+    slots = np.arange(MAX_MELDS)[None, :]
+    opened = state.opened[rows, state.current[rows]]
+    may = (opened[:, None] | (slots >= state.snap_num_melds[rows, None])) & (
+        slots < state.num_melds[rows, None])
+    kind, key, cells = state.meld_kind[rows], state.meld_key[rows], state.cells[rows]
+    fits, ace_high = _natural_fits(kind, key, cells)
     has = hand[:, :NUM_NATURALS] > 0
-    natural = fits.reshape(b, MAX_MELDS, NUM_NATURALS) & has[:, None, :] & may[..., None]
-    aces = has[:, 0::NUM_RANKS]
-    high = ace_high & aces[:, None, :] & may[..., None]
-    joker = _joker_fits(rules, state) & (hand[:, JOKER] > 0)[:, None, None] & may[..., None]
-    return natural.reshape(b, -1), high.reshape(b, -1), joker.reshape(b, -1)
+    natural = fits & has[:, None, :] & may[..., None]
+    high = ace_high & has[:, None, 0::NUM_RANKS] & may[..., None]
+    joker = _joker_fits(rules, kind, cells) & (hand[:, JOKER] > 0)[:, None, None] & may[..., None]
+    melds = _meld_mask(rules, hand, state.num_melds[rows] < MAX_MELDS)
+    return np.concatenate([melds, natural.reshape(r, -1), high.reshape(r, -1),
+                           joker.reshape(r, -1)], axis=1)
 
 
 def legal_action_mask(rules: RuleSet, state: State) -> np.ndarray:
@@ -116,15 +142,16 @@ def legal_action_mask(rules: RuleSet, state: State) -> np.ndarray:
     opened = state.opened[np.arange(b), state.current]
     playing = (state.phase == PHASE_PLAY) & ~state.done
     can_lay = playing & melding_allowed(rules, state) & ~state.undone & (hand_size >= 2)
-    natural, high, joker = _layoff_masks(rules, state, hand, can_lay)
     undo = playing & ~state.undone & (state.laid | state.took_pile)
     obligations_met = (state.must_use < 0) & (state.freed_jokers == 0) & (opened | ~state.laid)
     discard = (playing & obligations_met)[:, None] & (hand - state.taken_unlaid >= 1)
-    mask = np.concatenate([
-        _draw_mask(rules, state, hand_size, opened),
-        _meld_mask(rules, state, hand, hand_size, can_lay),
-        natural, high, joker, undo[:, None], discard], axis=1)
-    assert mask.shape[1] == A.NUM_ACTIONS
+    mask = np.zeros((b, A.NUM_ACTIONS), bool)
+    mask[:, : A.MELD_BASE] = _draw_mask(rules, state, hand_size, opened)
+    rows = np.flatnonzero(can_lay)
+    if rows.size:
+        mask[rows, A.MELD_BASE : A.UNDO] = _lay_masks(rules, state, rows, hand[rows])
+    mask[:, A.UNDO] = undo
+    mask[:, A.DISCARD_BASE :] = discard
     return mask
 
 

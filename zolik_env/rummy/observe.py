@@ -1,51 +1,192 @@
-"""Observations of the batched core (imperfect information, one seat's view)."""
+"""Observations of the batched core: one seat's view (imperfect information).
+
+The observation is one flat int16 array per deal with named slices, ``obs_layout``.
+Only public facts and the observer's own cards enter it; other hands and the stock
+are summarised as ``unseen`` counts. A privileged full view (for critics) is opt-in.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 
-from zolik_env.rummy.actions import JOKER_CELL, RUN, SET
-from zolik_env.rummy.cards import JOKER, NUM_KINDS, NUM_RANKS, NUM_SUITS
+from zolik_env.rummy.actions import JOKER_CELL, MAX_MELDS, MELD_CELLS, RUN, SET
+from zolik_env.rummy.cards import JOKER, NUM_KINDS, NUM_RANKS, NUM_SUITS, deck_counts
+from zolik_env.rummy.masks import melding_allowed
+from zolik_env.rummy.options import RuleSet
 from zolik_env.rummy.state import State
+from zolik_env.rummy.table import opening_points
+
+
+def _count_kinds(rows: np.ndarray, kinds: np.ndarray, b: int) -> np.ndarray:
+    """int16 (b, K): how often each kind occurs per row, from flat (row, kind) pairs."""
+    flat = np.bincount(rows * NUM_KINDS + kinds, minlength=b * NUM_KINDS)
+    return flat.reshape(b, NUM_KINDS).astype(np.int16)
+
+
+def _build_cell_kind_table() -> np.ndarray:
+    """int64 (3, 13, C): the natural kind in cell c of a meld of slot kind and key."""
+    lut = np.zeros((3, NUM_RANKS, MELD_CELLS), np.int64)
+    for key in range(NUM_RANKS):
+        for c in range(MELD_CELLS):
+            lut[RUN, key, c] = min(key, NUM_SUITS - 1) * NUM_RANKS + c % NUM_RANKS
+            lut[SET, key, c] = min(c, NUM_SUITS - 1) * NUM_RANKS + key
+    return lut
+
+
+CELL_KIND = _build_cell_kind_table()
 
 
 def table_counts(state: State) -> np.ndarray:
     """int16 (B, K): cards on the table by kind (a joker counted as a joker)."""
-    b = state.batch_size
-    counts = np.zeros((b, NUM_KINDS), np.int16)
-    cells = state.cells
-    is_run = state.meld_kind == RUN
-    suit = np.clip(state.meld_key, 0, NUM_SUITS - 1)
-    for c in range(cells.shape[2]):
-        rank = c % NUM_RANKS
-        run_kind = suit * NUM_RANKS + rank
-        natural = cells[..., c] == 1
-        rows, slots = np.nonzero(natural & is_run)
-        np.add.at(counts, (rows, run_kind[rows, slots]), 1)
-        if c < NUM_SUITS:
-            set_kind = c * NUM_RANKS + np.clip(state.meld_key, 0, NUM_RANKS - 1)
-            rows, slots = np.nonzero(natural & (state.meld_kind == SET))
-            np.add.at(counts, (rows, set_kind[rows, slots]), 1)
-    counts[:, JOKER] = (cells == JOKER_CELL).sum((1, 2))
+    rows, slots, cells = np.nonzero(state.cells == 1)
+    kinds = CELL_KIND[state.meld_kind[rows, slots], state.meld_key[rows, slots], cells]
+    counts = _count_kinds(rows, kinds, state.batch_size)
+    counts[:, JOKER] = (state.cells == JOKER_CELL).sum((1, 2))
     return counts
+
+
+def _pile_counts(pile: np.ndarray, length: np.ndarray) -> np.ndarray:
+    """int16 (B, K): cards by kind among the first ``length`` entries of each pile row."""
+    b, size = pile.shape
+    inside = np.arange(size)[None, :] < length[:, None]
+    kinds = np.where(inside, pile, NUM_KINDS).astype(np.int64)
+    flat = np.bincount((np.arange(b)[:, None] * (NUM_KINDS + 1) + kinds).ravel(),
+                       minlength=b * (NUM_KINDS + 1))
+    return flat.reshape(b, NUM_KINDS + 1)[:, :NUM_KINDS].astype(np.int16)
 
 
 def card_locations(state: State) -> np.ndarray:
     """int16 (B, 5, K): counts of each kind in the hands, stock, discard pile, bottom card
     and table, for the conservation invariant."""
     b = state.batch_size
-    size = state.stock.shape[1]
-    stock = np.zeros((b, NUM_KINDS + 1), np.int16)
-    inside = np.arange(size)[None, :] < state.stock_len[:, None]
-    np.add.at(stock, (np.nonzero(inside)[0], state.stock[inside]), 1)
-    discard = np.zeros((b, NUM_KINDS + 1), np.int16)
-    inside = np.arange(size)[None, :] < state.discard_len[:, None]
-    np.add.at(discard, (np.nonzero(inside)[0], state.discard[inside]), 1)
-    bottom = np.zeros((b, NUM_KINDS + 1), np.int16)
     has = state.bottom >= 0
-    bottom[np.flatnonzero(has), state.bottom[has]] = 1
+    bottom = _count_kinds(np.flatnonzero(has), state.bottom[has].astype(np.int64), b)
     hands = state.hands.sum(1, dtype=np.int16)
-    return np.stack([hands, stock[:, :NUM_KINDS], discard[:, :NUM_KINDS],
-                     bottom[:, :NUM_KINDS], table_counts(state)], axis=1)
+    return np.stack([hands, _pile_counts(state.stock, state.stock_len),
+                     _pile_counts(state.discard, state.discard_len), bottom,
+                     table_counts(state)], axis=1)
+
+MAX_DISCARD_SHOWN = 24  # newest discards listed in order (deep pick-ups reach 24 cards)
 
 
+def obs_layout(rules: RuleSet, privileged: bool = False) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    """Named slices of the flat observation, in order: ``(name, shape)``.
+
+    Seat axes are relative to the observer: index 0 is the observing seat, 1 the next
+    seat to play after it, and so on.
+    """
+    p, k, m, c = rules.num_players, NUM_KINDS, MAX_MELDS, MELD_CELLS
+    layout = (
+        ("hand", (k,)),  # own cards by kind
+        ("meld_kind", (m,)),  # 0 empty, 1 run, 2 set
+        ("meld_key", (m,)),  # suit of a run (S H D C = 0..3), rank of a set (A = 0)
+        ("meld_cells", (m, c)),  # 0 empty, 1 natural, 2 joker; runs: positions 1..14,
+        # sets: suits S H D C then the joker (standing for the first missing suit)
+        ("meld_new", (m,)),  # laid or changed by the seat to act this turn
+        ("table_counts", (k,)),  # cards on the table by kind
+        ("discard_newest", (MAX_DISCARD_SHOWN,)),  # newest first; -1 where none
+        ("discard_counts", (k,)),
+        ("discard_size", (1,)),
+        ("bottom_card", (k,)),  # sk: the face-up bottom card, one-hot
+        ("stock_size", (1,)),
+        ("hand_sizes", (p,)),
+        ("opened", (p,)),
+        ("known_taken", (p, k)),  # discards each seat took and has not laid again
+        ("unseen", (k,)),  # cards this seat cannot see: other hands and the stock
+        ("to_act", (p,)),  # one-hot: whose turn it is
+        ("phase", (3,)),  # one-hot: draw, play, over
+        ("round", (1,)),
+        ("melding_allowed", (1,)),
+        ("turn_flags", (5,)),  # took discard/bottom, laid, undone, opened before, freed jokers
+        ("must_use", (k,)),  # cz/sk: the taken top discard still to lay, one-hot
+        ("taken_unlaid", (k,)),  # cards taken this turn that may not be discarded
+        ("opening_points", (1,)),  # meld value laid this turn (for the opening)
+        ("rebuilds", (1,)),
+        ("scores", (p,)),  # deal scores as the preset writes them, once the deal is over
+    )
+    if privileged:
+        layout += (("all_hands", (p, k)), ("stock_order", (MAX_STOCK_SHOWN,)))
+    return layout
+
+
+MAX_STOCK_SHOWN = 112
+
+
+def obs_size(rules: RuleSet, privileged: bool = False) -> int:
+    return sum(int(np.prod(shape)) for _, shape in obs_layout(rules, privileged))
+
+
+def _relative(array: np.ndarray, seat: np.ndarray) -> np.ndarray:
+    """Roll a (B, P, ...) array so that index 0 is ``seat`` (B,)."""
+    p = array.shape[1]
+    order = (seat[:, None] + np.arange(p)[None, :]) % p
+    return np.take_along_axis(array, order.reshape(order.shape + (1,) * (array.ndim - 2)), 1)
+
+
+def _one_hot(index: np.ndarray, size: int) -> np.ndarray:
+    return (index[:, None] == np.arange(size)[None, :]).astype(np.int16)
+
+
+def _opening_points(rules: RuleSet, state: State) -> np.ndarray:
+    """int (B,) meld value laid this turn by a seat that had not opened before it."""
+    points = np.zeros(state.batch_size, np.int64)
+    rows = np.flatnonzero(state.laid & ~state.opened_before)
+    if rows.size:
+        points[rows] = opening_points(rules, state.take(rows).to_dict(), np.arange(rows.size))
+    return points
+
+
+def observe(rules: RuleSet, state: State, seat: np.ndarray | int,
+            privileged: bool = False) -> np.ndarray:
+    """int16 (B, obs_size): what ``seat`` (one per deal, or one for all) may know.
+
+    Hidden information (other hands, the stock's order and content) enters only as the
+    ``unseen`` counts, unless ``privileged`` (for critics) appends ``all_hands`` and the
+    stock order.
+    """
+    b = state.batch_size
+    seat = np.broadcast_to(np.asarray(seat, np.int64), (b,))
+    rows = np.arange(b)
+    hand = state.hands[rows, seat].astype(np.int16)
+    locations = card_locations(state)
+    table = locations[:, 4]
+    discard_counts = locations[:, 2]
+    depth = np.arange(MAX_DISCARD_SHOWN)
+    index = state.discard_len[:, None].astype(np.int64) - 1 - depth[None, :]
+    newest = np.where(index >= 0, state.discard[rows[:, None], np.clip(index, 0, None)], -1)
+    bottom = locations[:, 3]
+    unseen = deck_counts(rules.num_jokers)[None, :] - hand - table - discard_counts - bottom
+    slots = np.arange(MAX_MELDS)[None, :]
+    meld_new = (slots >= state.snap_num_melds[:, None]) | (
+        state.cells != state.snap_cells).any(-1)
+    meld_new &= slots < state.num_melds[:, None]
+    round_ = state.turn // rules.num_players + 1
+    flags = np.stack([state.took_pile, state.laid, state.undone, state.opened_before,
+                      state.freed_jokers > 0], 1)
+    parts = {
+        "hand": hand, "meld_kind": state.meld_kind, "meld_key": state.meld_key,
+        "meld_cells": state.cells, "meld_new": meld_new, "table_counts": table,
+        "discard_newest": newest, "discard_counts": discard_counts,
+        "discard_size": state.discard_len[:, None], "bottom_card": bottom,
+        "stock_size": state.stock_len[:, None],
+        "hand_sizes": _relative(state.hands.sum(-1, dtype=np.int16), seat),
+        "opened": _relative(state.opened, seat),
+        "known_taken": _relative(state.known_taken, seat),
+        "unseen": unseen, "to_act": _one_hot((state.current - seat) % rules.num_players,
+                                             rules.num_players),
+        "phase": _one_hot(state.phase, 3), "round": round_[:, None],
+        "melding_allowed": melding_allowed(rules, state)[:, None], "turn_flags": flags,
+        "must_use": _one_hot(state.must_use, NUM_KINDS), "taken_unlaid": state.taken_unlaid,
+        "opening_points": _opening_points(rules, state)[:, None],
+        "rebuilds": state.rebuilds[:, None],
+        "scores": _relative(state.scores, seat),
+    }
+    if privileged:
+        parts["all_hands"] = _relative(state.hands, seat)
+        stock = np.full((b, MAX_STOCK_SHOWN), -1, np.int16)
+        stock[:, : state.stock.shape[1]] = np.where(
+            np.arange(state.stock.shape[1])[None, :] < state.stock_len[:, None], state.stock, -1)
+        parts["stock_order"] = stock
+    layout = obs_layout(rules, privileged)
+    return np.concatenate([np.asarray(parts[name]).reshape(b, -1).astype(np.int16)
+                           for name, _ in layout], axis=1)
