@@ -1,0 +1,111 @@
+"""Pět kostek solitaire as a Gymnasium environment (``zolik/Kostky-v0``).
+
+Gymnasium
+---------
+    import gymnasium as gym
+    import zolik_env.envs  # registers the ids
+    env = gym.make("zolik/Kostky-v0", joker="forced")
+    obs, info = env.reset(seed=0)
+    obs, reward, terminated, truncated, info = env.step(env.unwrapped.action_masks().argmax())
+
+One game of solitaire ``classic`` (or ``triple``) Pět kostek per episode (RULES.md §5).
+Options: ``table`` (``classic``/``triple``), ``joker`` (``none``/``forced``/``free``),
+``yahtzee_bonus``, ``fixed_order``, ``illegal_reward``.
+
+Observation: ``Box(0, 20, (OBS,), float32)``, the flat vector of
+``zolik_env.dice.observe`` (slices ``dice``, ``rolls_left``, ``open``, ``values``,
+``upper``, ``yahtzee_50``, ``bonus_now``, ``scores``; 63 floats on ``classic``).
+
+Actions: ``Discrete(31 + NB)``: ``0..30`` reroll the dice of bitmask ``a + 1`` (sorted dice),
+``31 + c * 13 + k`` fill box ``k`` of column ``c``. ``action_masks()`` and
+``info["action_mask"]`` give the legal ones (all False once the game is over).
+
+Rewards: the points each action earns (box value x column factor, upper bonus when a
+column reaches 63, +100 Yahtzee bonuses); an episode's return is the final score. An
+illegal action ends the episode with ``illegal_reward`` (default -1) and
+``info["illegal_action"] = True``; the game is not changed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+
+from zolik_env.dice import DiceRules, game, num_actions, observe, totals
+from zolik_env.envs.kostky_vec import observation_space
+
+
+class KostkyEnv(gymnasium.Env[np.ndarray, np.int64]):
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+
+    def __init__(
+        self,
+        table: str = "classic",
+        joker: str = "none",
+        yahtzee_bonus: bool = True,
+        fixed_order: bool = False,
+        illegal_reward: float = -1.0,
+        render_mode: str | None = None,
+    ) -> None:
+        self.rules = DiceRules(
+            table=table,  # type: ignore[arg-type]
+            joker=joker,  # type: ignore[arg-type]
+            yahtzee_bonus=yahtzee_bonus,
+            fixed_order=fixed_order,
+        )
+        self.illegal_reward = illegal_reward
+        self.render_mode = render_mode
+        self.observation_space = observation_space(self.rules)
+        self.action_space = gymnasium.spaces.Discrete(num_actions(self.rules))
+        self.state = game.init(self.rules, [0])
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        super().reset(seed=seed)
+        game_seed = int(self.np_random.integers(2**63 - 1))
+        self.state = game.init(self.rules, [game_seed])
+        return self._obs(), self._info()
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        action = int(action)
+        mask = self.action_masks()
+        if not (0 <= action < mask.size and mask[action]):
+            info = self._info() | {"illegal_action": True}
+            return self._obs(), float(self.illegal_reward), True, False, info
+        self.state, out = game.step(self.rules, self.state, np.array([action]), validate=False)
+        return self._obs(), float(out.rewards[0, 0]), bool(self.state.done[0]), False, self._info()
+
+    def action_masks(self) -> np.ndarray:
+        """Legal actions ``(A,) bool`` (for sb3-contrib ``MaskablePPO``)."""
+        return game.legal_action_mask(self.rules, self.state)[0]
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi":
+            return None
+        return render_text(self.rules, self.state)
+
+    def _obs(self) -> np.ndarray:
+        return observe(self.rules, self.state, 0)[0]
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": self.action_masks(), "score": int(totals(self.rules, self.state)[0, 0])}
+
+
+def render_text(rules: DiceRules, state: Any, row: int = 0) -> str:
+    """Plain-text view of one game: dice, rolls left and every seat's scorecard."""
+    from zolik_env.dice.rules import BOX_NAMES
+
+    dice = " ".join(str(int(d)) for d in state.dice[row])
+    lines = [f"dice {dice}  rerolls left {int(state.rolls_left[row])}  seat {int(state.seat[row])}"]
+    scores = totals(rules, state)[row]
+    for p in range(rules.players):
+        boxes = state.boxes[row, p].reshape(rules.num_columns, -1)
+        cells = [
+            f"{BOX_NAMES[k]}=" + "/".join("-" if v < 0 else str(int(v)) for v in boxes[:, k])
+            for k in range(boxes.shape[1])
+        ]
+        lines.append(f"seat {p} total {int(scores[p])}: " + " ".join(cells))
+    return "\n".join(lines)

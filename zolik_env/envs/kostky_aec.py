@@ -1,0 +1,147 @@
+"""Pět kostek for 1..N players as a PettingZoo AEC environment (``kostky_v0``).
+
+PettingZoo
+----------
+    from zolik_env import kostky_v0
+    env = kostky_v0.env(players=2, joker="forced")
+    env.reset(seed=42)
+    for agent in env.agent_iter():
+        obs, reward, termination, truncation, info = env.last()
+        action = None if termination or truncation else env.action_space(agent).sample(
+            obs["action_mask"])
+        env.step(action)
+
+Agents ``player_0 .. player_{N-1}`` take whole turns in seat order: each turn is a run of
+rerolls ending with filling one box (RULES.md §5). Options: ``players``, ``table``,
+``joker``, ``yahtzee_bonus``, ``fixed_order``, ``reward`` and ``render_mode``.
+
+Observation: ``{"observation": Box(0, 20, (OBS,), float32), "action_mask": int8 (A,)}``.
+The vector is ``zolik_env.dice.observe`` from the agent's own seat (its scorecard; the
+``scores`` slice lists every total starting with its own). The mask is all zeros for
+agents whose turn it is not and once the game is over.
+
+Actions: ``Discrete(31 + NB)`` as in ``zolik_env.dice.actions`` (rerolls, then boxes).
+
+Rewards: ``reward="points"`` (default for one player): the points each action earns.
+``reward="outcome"`` (default for several): at the end +1 to the sole highest total,
+-1 to every seat below the top, 0 to seats sharing the top. An illegal move ends the game
+with -1 for the mover (``TerminateIllegalWrapper`` in ``env``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium.utils import EzPickle
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from zolik_env.dice import DiceRules, game, num_actions, observe, totals
+from zolik_env.envs.kostky import render_text
+from zolik_env.envs.kostky_vec import observation_space
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """``raw_env`` wrapped: TerminateIllegal(-1) -> AssertOutOfBounds -> OrderEnforcing."""
+    aec: AECEnv = raw_env(**kwargs)
+    aec = wrappers.TerminateIllegalWrapper(aec, illegal_reward=-1)
+    aec = wrappers.AssertOutOfBoundsWrapper(aec)
+    return wrappers.OrderEnforcingWrapper(aec)
+
+
+class raw_env(AECEnv, EzPickle):  # noqa: N801 (PettingZoo naming)
+    metadata = {"render_modes": ["ansi"], "name": "kostky_v0", "is_parallelizable": False,
+                "render_fps": 1}  # fmt: skip
+
+    def __init__(
+        self,
+        players: int = 2,
+        table: str = "classic",
+        joker: str = "none",
+        yahtzee_bonus: bool = True,
+        fixed_order: bool = False,
+        reward: str | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        EzPickle.__init__(self, players, table, joker, yahtzee_bonus, fixed_order, reward,
+                          render_mode)  # fmt: skip
+        super().__init__()
+        self.rules = DiceRules(players=players, table=table, joker=joker,  # type: ignore[arg-type]
+                               yahtzee_bonus=yahtzee_bonus, fixed_order=fixed_order)  # fmt: skip
+        self.reward_mode = reward or ("points" if players == 1 else "outcome")
+        if self.reward_mode not in ("points", "outcome"):
+            raise ValueError(f"reward must be 'points' or 'outcome', got {reward!r}")
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{p}" for p in range(players)]
+        n = num_actions(self.rules)
+        space = gymnasium.spaces.Dict({
+            "observation": observation_space(self.rules),
+            "action_mask": gymnasium.spaces.Box(0, 1, (n,), np.int8),
+        })  # fmt: skip
+        self.observation_spaces = dict.fromkeys(self.possible_agents, space)
+        self.action_spaces = {a: gymnasium.spaces.Discrete(n) for a in self.possible_agents}
+        self._rng = np.random.default_rng()
+
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Space:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        self.state = game.init(self.rules, [int(self._rng.integers(2**63 - 1))])
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = self.agents[0]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self.possible_agents.index(agent)
+        mask = np.zeros(num_actions(self.rules), np.int8)
+        if seat == int(self.state.seat[0]):
+            mask = game.legal_action_mask(self.rules, self.state)[0].astype(np.int8)
+        return {"observation": observe(self.rules, self.state, seat)[0], "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self.state, out = game.step(self.rules, self.state, np.array([action]), validate=True)
+        self._cumulative_rewards[agent] = 0.0
+        if self.reward_mode == "points":
+            self.rewards = {a: float(r) for a, r in zip(self.agents, out.rewards[0], strict=True)}
+        else:
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+        if out.terminated[0]:
+            if self.reward_mode == "outcome":
+                self.rewards = dict(zip(self.agents, _outcome(totals(self.rules, self.state)[0]),
+                                        strict=True))  # fmt: skip
+            self.terminations = dict.fromkeys(self.agents, True)
+        self.agent_selection = self.possible_agents[int(self.state.seat[0])]
+        self._accumulate_rewards()
+        if self.render_mode == "ansi":
+            print(self.render())
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode")
+            return None
+        return render_text(self.rules, self.state)
+
+    def close(self) -> None:
+        return None
+
+
+def _outcome(scores: np.ndarray) -> list[float]:
+    """+1 to a sole top scorer, 0 to seats sharing the top, -1 below the top."""
+    top = scores.max()
+    sole = (scores == top).sum() == 1
+    return [(1.0 if sole else 0.0) if s == top else -1.0 for s in scores]
