@@ -1,0 +1,91 @@
+"""Throughput benchmark of the batched core: random legal play on one core.
+
+Every decision builds the legal-action mask and the acting seat's observation, as an
+agent would need them. Finished deals are replaced in place by fresh ones. Prints a
+table; never a timed test (these machines are shared and noisy: compare ratios from
+one run).
+
+    zolik bench [--presets cz sk jolly] [--players 2 4] [--batches 1 64 1024] [--seconds 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from zolik_env.rummy import game, options
+from zolik_env.rummy.observe import observe
+
+
+@dataclass(frozen=True)
+class BenchRow:
+    preset: str
+    players: int
+    batch: int
+    decisions_per_s: float
+    deals_per_s: float
+    mask_us_per_state: float
+    state_mib: float
+
+
+def bench_one(preset: str, players: int, batch: int, seconds: float, seed: int = 0) -> BenchRow:
+    """Play random legal moves for about ``seconds`` and measure."""
+    rules = options.preset(preset, num_players=players)
+    state = game.init(rules, np.arange(batch) + seed * 1_000_000)
+    rng = np.random.default_rng(seed)
+    next_seed = seed * 1_000_000 + batch
+    decisions = deals = 0
+    mask_time = 0.0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        t = time.perf_counter()
+        mask = game.legal_action_mask(rules, state)
+        mask_time += time.perf_counter() - t
+        actions = game.sample_legal(mask, rng)
+        live = int((~state.done).sum())
+        state, _, _, _ = game.step(rules, state, actions, validate=False)
+        observe(rules, state, state.current)
+        decisions += live
+        finished = np.flatnonzero(state.done)
+        deals += finished.size
+        state = game.reset_where(rules, state, finished,
+                                 np.arange(next_seed, next_seed + finished.size))
+        next_seed += finished.size
+    elapsed = time.perf_counter() - start
+    calls = max(decisions / batch, 1)
+    return BenchRow(preset, players, batch, decisions / elapsed, deals / elapsed,
+                    mask_time / calls / batch * 1e6, state.nbytes() / 2**20)
+
+
+def format_table(rows: list[BenchRow]) -> str:
+    lines = ["| preset | players | batch | decisions/s | deals/s | mask µs/state | state MiB |",
+             "|---|---:|---:|---:|---:|---:|---:|"]
+    lines += [f"| {r.preset} | {r.players} | {r.batch} | {r.decisions_per_s:,.0f} | "
+              f"{r.deals_per_s:,.1f} | {r.mask_us_per_state:.1f} | {r.state_mib:.2f} |"
+              for r in rows]
+    return "\n".join(lines)
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="zolik bench", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--presets", nargs="+", default=list(options.PRESETS),
+                        choices=options.PRESETS)
+    parser.add_argument("--players", nargs="+", type=int, default=[2, 4], choices=[2, 3, 4])
+    parser.add_argument("--batches", nargs="+", type=int, default=[1, 64, 1024])
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per row (default 3)")
+    args = parser.parse_args(argv)
+    rows = []
+    for preset in args.presets:
+        for players in args.players:
+            for batch in args.batches:
+                if batch < 1:
+                    parser.error(f"--batches: batch size {batch} must be >= 1")
+                rows.append(bench_one(preset, players, batch, args.seconds))
+                print(format_table(rows[-1:]).splitlines()[-1], flush=True)
+    print()
+    print(format_table(rows))
+    return 0
