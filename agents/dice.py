@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from zolik_env.dice import SCORE_BASE, DiceRules, decode_observation
-from zolik_env.dice import combos, solver
+from zolik_env.dice import SCORE_BASE, DiceRules, combos, decode_observation, solver
 from zolik_env.dice.actions import REROLL_MASKS
 from zolik_env.dice.rules import NUM_FACES
 
@@ -28,9 +27,7 @@ class RandomAgent:
     def act(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> int:
         return int(self.act_batch(obs[None], mask[None], rng)[0])
 
-    def act_batch(
-        self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator
-    ) -> np.ndarray:
+    def act_batch(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         noise = rng.random(mask.shape)
         return np.argmax(np.where(mask, noise, -1.0), axis=1)
 
@@ -79,17 +76,20 @@ class OptimalAgent:
         b = obs.shape[0]
         out = np.full(mask.shape, -np.inf)
         out[:, SCORE_BASE:] = values[:, roll, np.arange(b)].T + 1e-9  # ties: fill a box
-        final = np.maximum(values.max(axis=0), -1e9)  # finite for finished games too
-        keep_values = self._keep_values(final, facts["rolls_left"])
-        kept = counts[:, None, :] - _rerolled_counts(facts["dice"])  # (B, 31, 6)
-        keeps = _KEEP_OF_CODE[kept @ (NUM_FACES ** np.arange(NUM_FACES))]  # (B, 31)
-        out[:, :SCORE_BASE] = np.take_along_axis(keep_values.T, keeps, axis=1)
+        if (facts["rolls_left"] > 0).any():
+            final = np.maximum(values.max(axis=0), -1e9)  # finite for finished games too
+            keep_values = self._keep_values(final, facts["rolls_left"])
+            kept = counts[:, None, :] - _rerolled_counts(facts["dice"])  # (B, 31, 6)
+            keeps = _KEEP_OF_CODE[kept @ (NUM_FACES ** np.arange(NUM_FACES))]  # (B, 31)
+            out[:, :SCORE_BASE] = np.take_along_axis(keep_values.T, keeps, axis=1)
         return np.where(mask, out, -np.inf)
 
     @staticmethod
     def _keep_values(final: np.ndarray, rolls_left: np.ndarray) -> np.ndarray:
         """``(462, B)`` value of each keep with ``rolls_left`` rolls left including it."""
         after_last = combos.keep_values(final)  # the reroll is the last roll
+        if not (rolls_left >= 2).any():
+            return after_last
         v2 = combos.best_subkeep(after_last)[combos.ROLL_OFFSET :]
         after_two = combos.keep_values(v2)  # one more roll after this reroll
         return np.where(rolls_left[None, :] >= 2, after_two, after_last)

@@ -45,8 +45,11 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--agent", default="optimal", help="optimal | random | ppo:PATH.zip")
     ev.add_argument("--games", type=int, default=10_000, help="number of games (default 10000)")
     ev.add_argument("--seed", type=int, default=0, help="seed of the game stream (default 0)")
-    ev.add_argument("--compare", action="store_true",
-                    help="also play the optimal agent on the same dice; per-box differences")  # fmt: skip
+    ev.add_argument(
+        "--compare",
+        action="store_true",
+        help="also play the optimal agent on the same dice; per-box differences",
+    )
     ev.add_argument("--json", help="write the summary to this JSON file")
     _add_rules_args(ev)
     bench = sub.add_parser("bench", help="env decisions/s at several batch sizes")
@@ -101,8 +104,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
     optimum = solver.expected_score(rules.joker, rules.yahtzee_bonus, rules.fixed_order)
     start = time.perf_counter()
     stats = evaluate.play(rules, make_agent(args.agent, rules), args.games, args.seed)
-    summary = evaluate.summarise(stats, optimum) | {"agent": args.agent,
-                                                    "seconds": time.perf_counter() - start}
+    summary = evaluate.summarise(stats, optimum) | {
+        "agent": args.agent,
+        "seconds": time.perf_counter() - start,
+    }
     reference = None
     if args.compare:
         ref_stats = evaluate.play(rules, make_agent("optimal", rules), args.games, args.seed)

@@ -61,7 +61,9 @@ def summarise(stats: GameStats, optimum: float | None = None) -> dict[str, Any]:
         "games": n,
         "mean": mean,
         "ci95": half,
-        "boxes": {name: float(v) for name, v in zip(BOX_NAMES, stats.boxes.mean(axis=0))},
+        "boxes": {
+            name: float(v) for name, v in zip(BOX_NAMES, stats.boxes.mean(axis=0), strict=True)
+        },
         "upper_bonus_rate": float(stats.upper_bonus.mean()),
         "yahtzee_bonus_mean": float(stats.yahtzee_bonuses.mean()),
     }

@@ -16,6 +16,9 @@ import numpy as np
 
 from zolik_env.dice import actions as A
 from zolik_env.dice.rules import (
+    CODE_IS_YAHTZEE,
+    CODE_SCORES,
+    CODE_TOP_FACE,
     NUM_BOXES,
     NUM_UPPER,
     UPPER_BONUS,
@@ -23,9 +26,6 @@ from zolik_env.dice.rules import (
     YAHTZEE,
     YAHTZEE_BONUS,
     YAHTZEE_SCORE,
-    CODE_IS_YAHTZEE,
-    CODE_SCORES,
-    CODE_TOP_FACE,
     DiceRules,
     dice_code,
     joker_scores,
@@ -111,7 +111,7 @@ def _forced_joker_legal(
     legal: np.ndarray, is_joker: np.ndarray, face: np.ndarray, match_open: np.ndarray
 ) -> np.ndarray:
     """Forced joker: matching upper box if open, else any open lower box, else upper (0)."""
-    b, c, _ = legal.shape
+    b = legal.shape[0]
     any_match = match_open.any(axis=1)
     only_match = is_joker & any_match
     lower_open = legal & _IS_LOWER
@@ -122,9 +122,7 @@ def _forced_joker_legal(
     return np.where(only_lower[:, None, None], lower_open, legal)
 
 
-def legal_action_mask(
-    rules: DiceRules, state: State, ctx: TurnContext | None = None
-) -> np.ndarray:
+def legal_action_mask(rules: DiceRules, state: State, ctx: TurnContext | None = None) -> np.ndarray:
     """Exactly the legal actions, ``(B, A) bool``; all False for done rows.
 
     ``ctx`` may pass ``turn_context(rules, state)`` when the caller has it already.
@@ -158,12 +156,7 @@ def step(
     ctx = turn_context(rules, state) if ctx is None else ctx
     live = ~state.done
     if validate:
-        mask = legal_action_mask(rules, state, ctx)
-        in_range = (actions >= 0) & (actions < mask.shape[1])
-        ok = in_range & mask[rows, np.clip(actions, 0, mask.shape[1] - 1)]
-        bad = np.flatnonzero(live & ~ok)
-        if bad.size:
-            raise ValueError(f"illegal actions in rows {bad.tolist()}: {actions[bad].tolist()}")
+        _check_legal(legal_action_mask(rules, state, ctx), actions, live)
     is_reroll = live & (actions < A.SCORE_BASE)
     is_score = live & (actions >= A.SCORE_BASE)
     box = np.where(is_score, actions - A.SCORE_BASE, 0)
@@ -179,10 +172,7 @@ def step(
     done = state.done | (is_score & (boxes >= 0).all(axis=(1, 2)))
     next_seat = np.where(is_score, (seat + 1) % rules.players, seat).astype(np.int8)
     rolled = is_reroll | (is_score & ~done)
-    fresh = roll_dice(state.key, state.counter)
-    reroll_bits = A.REROLL_MASKS[np.clip(actions - A.REROLL_BASE, 0, A.NUM_REROLLS - 1)]
-    new_bits = (reroll_bits & is_reroll[:, None]) | (is_score & ~done)[:, None]
-    dice = np.sort(np.where(new_bits, fresh, state.dice), axis=1)
+    dice = _roll(state, actions, is_reroll, is_score & ~done)
     rolls_left = np.where(is_reroll, state.rolls_left - 1, state.rolls_left)
     rolls_left = np.where(is_score, rules.num_rolls - 1, rolls_left).astype(np.int8)
     new_state = State(
@@ -198,9 +188,26 @@ def step(
     return new_state, StepOut(rewards=rewards, terminated=done & ~state.done)
 
 
-def _score_gains(
-    rules: DiceRules, state: State, ctx: TurnContext, box: np.ndarray
+def _check_legal(mask: np.ndarray, actions: np.ndarray, live: np.ndarray) -> None:
+    """Raise ``ValueError`` naming the live rows whose action is not in ``mask``."""
+    in_range = (actions >= 0) & (actions < mask.shape[1])
+    ok = in_range & mask[np.arange(mask.shape[0]), np.clip(actions, 0, mask.shape[1] - 1)]
+    bad = np.flatnonzero(live & ~ok)
+    if bad.size:
+        raise ValueError(f"illegal actions in rows {bad.tolist()}: {actions[bad].tolist()}")
+
+
+def _roll(
+    state: State, actions: np.ndarray, is_reroll: np.ndarray, new_turn: np.ndarray
 ) -> np.ndarray:
+    """Dice ``(B, 5)`` after rerolling the chosen dice, or all five for a new turn (sorted)."""
+    fresh = roll_dice(state.key, state.counter)
+    reroll_bits = A.REROLL_MASKS[np.clip(actions - A.REROLL_BASE, 0, A.NUM_REROLLS - 1)]
+    new_bits = (reroll_bits & is_reroll[:, None]) | new_turn[:, None]
+    return np.sort(np.where(new_bits, fresh, state.dice), axis=1)
+
+
+def _score_gains(rules: DiceRules, state: State, ctx: TurnContext, box: np.ndarray) -> np.ndarray:
     """Points ``(B,) int32`` for filling flat box ``box``: value, upper and Yahtzee bonus."""
     b = state.batch_size
     rows = np.arange(b)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from zolik_env.dice.game import own_boxes, totals, turn_context
+from zolik_env.dice.game import totals, turn_context
 from zolik_env.dice.rules import (
     NUM_BOXES,
     NUM_DICE,

@@ -180,5 +180,3 @@ def value_table(joker: str = "none", bonus: bool = True, fixed_order: bool = Fal
 def expected_score(joker: str = "none", bonus: bool = True, fixed_order: bool = False) -> float:
     """Expected final score of optimal solitaire ``classic`` play from the empty card."""
     return float(value_table(joker, bonus, fixed_order)[0, 0, 0])
-
-

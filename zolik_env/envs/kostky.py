@@ -28,7 +28,7 @@ illegal action ends the episode with ``illegal_reward`` (default -1) and
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import gymnasium
 import numpy as np
@@ -38,7 +38,7 @@ from zolik_env.envs.kostky_vec import observation_space
 
 
 class KostkyEnv(gymnasium.Env[np.ndarray, np.int64]):
-    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 1}
 
     def __init__(
         self,
@@ -91,7 +91,10 @@ class KostkyEnv(gymnasium.Env[np.ndarray, np.int64]):
         return observe(self.rules, self.state, 0)[0]
 
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": self.action_masks(), "score": int(totals(self.rules, self.state)[0, 0])}
+        return {
+            "action_mask": self.action_masks(),
+            "score": int(totals(self.rules, self.state)[0, 0]),
+        }
 
 
 def render_text(rules: DiceRules, state: Any, row: int = 0) -> str:

@@ -30,7 +30,7 @@ with -1 for the mover (``TerminateIllegalWrapper`` in ``env``).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import gymnasium
 import numpy as np
@@ -51,9 +51,13 @@ def env(**kwargs: Any) -> AECEnv:
     return wrappers.OrderEnforcingWrapper(aec)
 
 
-class raw_env(AECEnv, EzPickle):  # noqa: N801 (PettingZoo naming)
-    metadata = {"render_modes": ["ansi"], "name": "kostky_v0", "is_parallelizable": False,
-                "render_fps": 1}  # fmt: skip
+class raw_env(AECEnv, EzPickle):  # PettingZoo naming
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi"],
+        "name": "kostky_v0",
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
 
     def __init__(
         self,

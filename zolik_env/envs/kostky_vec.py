@@ -112,7 +112,7 @@ class KostkyVecEnv(VecEnv):
     def has_attr(self, attr_name: str) -> bool:
         return hasattr(self, attr_name)
 
-    def _indices(self, indices: None | int | Iterable[int]) -> list[int]:
+    def _indices(self, indices: int | Iterable[int] | None) -> list[int]:
         if indices is None:
             return list(range(self.num_envs))
         return [indices] if isinstance(indices, int) else list(indices)

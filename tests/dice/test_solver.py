@@ -1,0 +1,71 @@
+"""Exact solver values (published optima to 4 decimals), cache and the optimal agent."""
+
+import numpy as np
+import pytest
+
+from agents.dice import OptimalAgent, RandomAgent
+from zolik_env.dice import DiceRules, evaluate, solver
+
+
+def test_reachable_states__published_count():
+    assert len(solver.reachable_states(bonus=True, fixed_order=False)) == 536_448
+
+
+def test_expected_score__forced_published_value():
+    assert round(solver.expected_score("forced", bonus=True), 4) == 254.5877
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("joker", "bonus", "value"),
+    [("free", True, 254.5896), ("none", True, 253.9702), ("none", False, 245.8708)],
+)
+def test_expected_score__published_values(joker, bonus, value):
+    assert round(solver.expected_score(joker, bonus=bonus), 4) == value
+
+
+def test_expected_score__fixed_order_same_for_every_joker_rule():
+    # In fixed order the Yahtzee box is filled before Chance only, so no joker changes a score.
+    values = {
+        j: solver.expected_score(j, True, fixed_order=True) for j in ("none", "forced", "free")
+    }
+    assert len({round(v, 9) for v in values.values()}) == 1
+    assert 100 < values["none"] < 200
+
+
+def test_value_table__cached_on_disk(tmp_path, monkeypatch):
+    monkeypatch.setenv("ZOLIK_CACHE_DIR", str(tmp_path))
+    solver.value_table.cache_clear()
+    first = solver.value_table("none", True, fixed_order=True)
+    files = list(tmp_path.glob("*.npy"))
+    assert len(files) == 1 and np.array_equal(np.load(files[0]), first, equal_nan=True)
+    solver.value_table.cache_clear()
+    assert np.array_equal(solver.value_table("none", True, True), first, equal_nan=True)
+    solver.value_table.cache_clear()
+
+
+def test_solve__rejects_unknown_joker():
+    with pytest.raises(ValueError):
+        solver.expected_score("wild")
+
+
+def test_optimal_agent__mean_within_interval_of_expectation():
+    rules = DiceRules(joker="forced")
+    summary = evaluate.summarise(evaluate.play(rules, OptimalAgent(rules), 1500, seed=1))
+    expected = solver.expected_score("forced")
+    assert abs(summary["mean"] - expected) < 1.3 * summary["ci95"]  # ~99% two-sided
+    assert summary["upper_bonus_rate"] > 0.6
+
+
+@pytest.mark.slow
+def test_optimal_agent__matches_expectation_over_many_games():
+    rules = DiceRules(joker="free")
+    summary = evaluate.summarise(evaluate.play(rules, OptimalAgent(rules), 20_000, seed=2))
+    assert abs(summary["mean"] - solver.expected_score("free")) < summary["ci95"] * 1.3
+
+
+def test_optimal_agent__beats_random_on_the_same_dice():
+    rules = DiceRules(joker="forced")
+    best = evaluate.play(rules, OptimalAgent(rules), 64, seed=3).scores.mean()
+    rand = evaluate.play(rules, RandomAgent(), 64, seed=3).scores.mean()
+    assert best > 200 > 80 > rand

@@ -1,0 +1,81 @@
+"""PPO recipe config and smoke run, the ``zolik dice`` CLI, and the core's import layering."""
+
+import subprocess
+import sys
+
+import pytest
+import yaml
+
+from train import dice_ppo
+from zolik_env.dice import cli
+
+
+def test_load_config__repo_config_is_valid():
+    cfg = dice_ppo.load_config("configs/dice/ppo_forced.yaml")
+    assert cfg.joker == "forced" and cfg.table == "classic" and cfg.net_arch == (256, 256)
+
+
+def test_load_config__unknown_key_raises(tmp_path):
+    path = tmp_path / "bad.yaml"
+    path.write_text("joker: forced\nlearning_rat: 0.1\n")
+    with pytest.raises(ValueError, match="learning_rat"):
+        dice_ppo.load_config(path)
+
+
+def test_load_config__bad_rules_option_raises(tmp_path):
+    path = tmp_path / "bad.yaml"
+    path.write_text("joker: wild\n")
+    with pytest.raises(ValueError, match="joker"):
+        dice_ppo.load_config(path)
+
+
+def test_run__smoke_then_resume(tmp_path):
+    path = tmp_path / "tiny.yaml"
+    path.write_text(yaml.safe_dump({
+        "total_timesteps": 512, "num_envs": 16, "n_steps": 16, "batch_size": 64, "n_epochs": 1,
+        "checkpoint_every": 256, "net_arch": [16], "run_root": str(tmp_path / "runs"),
+    }))  # fmt: skip
+    run_dir = dice_ppo.run(dice_ppo.load_config(path))
+    assert (run_dir / "final.zip").exists() and (run_dir / "config.yaml").exists()
+    assert len((run_dir / "progress.csv").read_text().splitlines()) >= 2
+    assert list((run_dir / "checkpoints").glob("step_*.zip"))
+    cfg = dice_ppo.load_config(run_dir / "config.yaml", total_timesteps=1024)
+    dice_ppo.run(cfg, run_dir)
+    assert any(dice_ppo._step_of(p) >= 768 for p in (run_dir / "checkpoints").glob("*.zip"))
+
+
+def test_cli__solve_fixed_order(capsys):
+    assert cli.main(["solve", "--fixed-order", "--joker", "forced"]) == 0
+    out = capsys.readouterr().out
+    assert "forced" in out and "expected" in out
+
+
+def test_cli__eval_random_with_json(tmp_path, capsys):
+    out_file = tmp_path / "eval.json"
+    argv = ["eval", "--agent", "random", "--games", "50", "--fixed-order", "--json", str(out_file)]
+    assert cli.main(argv) == 0
+    text = capsys.readouterr().out
+    assert "mean" in text and "upper_bonus_rate" in text and out_file.exists()
+
+
+def test_cli__help_lists_subcommands(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["--help"])
+    out = capsys.readouterr().out
+    for name in ("solve", "eval", "bench", "train"):
+        assert name in out
+
+
+def test_cli__bench_prints_a_table(capsys):
+    assert cli.main(["bench", "--batch", "1", "64", "--seconds", "0.05"]) == 0
+    assert "| batch 1 | batch 64 |" in capsys.readouterr().out.replace("| rules ", "")
+
+
+def test_layering__core_imports_no_env_or_training_libraries():
+    code = (
+        "import sys, zolik_env.dice, zolik_env.dice.solver, zolik_env.dice.evaluate, "
+        "zolik_env.dice.bench, zolik_env.dice.cli, zolik_env\n"
+        "bad = {'gymnasium', 'pettingzoo', 'torch', 'stable_baselines3'} & set(sys.modules)\n"
+        "assert not bad, bad"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
