@@ -34,6 +34,7 @@ import gymnasium
 import numpy as np
 
 from zolik_env.dice import DiceRules, game, num_actions, observe, totals
+from zolik_env.dice.render import render_text
 from zolik_env.envs.kostky_vec import observation_space
 
 
@@ -95,20 +96,3 @@ class KostkyEnv(gymnasium.Env[np.ndarray, np.int64]):
             "action_mask": self.action_masks(),
             "score": int(totals(self.rules, self.state)[0, 0]),
         }
-
-
-def render_text(rules: DiceRules, state: Any, row: int = 0) -> str:
-    """Plain-text view of one game: dice, rolls left and every seat's scorecard."""
-    from zolik_env.dice.rules import BOX_NAMES
-
-    dice = " ".join(str(int(d)) for d in state.dice[row])
-    lines = [f"dice {dice}  rerolls left {int(state.rolls_left[row])}  seat {int(state.seat[row])}"]
-    scores = totals(rules, state)[row]
-    for p in range(rules.players):
-        boxes = state.boxes[row, p].reshape(rules.num_columns, -1)
-        cells = [
-            f"{BOX_NAMES[k]}=" + "/".join("-" if v < 0 else str(int(v)) for v in boxes[:, k])
-            for k in range(boxes.shape[1])
-        ]
-        lines.append(f"seat {p} total {int(scores[p])}: " + " ".join(cells))
-    return "\n".join(lines)

@@ -39,7 +39,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from zolik_env.dice import DiceRules, game, num_actions, observe, totals
-from zolik_env.envs.kostky import render_text
+from zolik_env.dice.render import render_text
 from zolik_env.envs.kostky_vec import observation_space
 
 
