@@ -69,3 +69,36 @@ def test_optimal_agent__beats_random_on_the_same_dice():
     best = evaluate.play(rules, OptimalAgent(rules), 64, seed=3).scores.mean()
     rand = evaluate.play(rules, RandomAgent(), 64, seed=3).scores.mean()
     assert best > 200 > 80 > rand
+
+
+@pytest.mark.parametrize("joker", ["none", "forced", "free"])
+@pytest.mark.parametrize("fixed_order", [False, True])
+def test_box_values__agree_with_the_game_core(joker, fixed_order):
+    """The solver's own scoring (legal boxes and points) equals the core's on random cards."""
+    from tests.dice.conftest import legal_boxes, make_state, score
+    from zolik_env.dice import combos
+
+    rules = DiceRules(joker=joker, fixed_order=fixed_order)
+    rng = np.random.default_rng(7)
+    zero_table = np.zeros(2 * solver.NUM_MASKS * solver.NUM_UPPER_STATES)
+    for _ in range(60):
+        filled = rng.random(13) < rng.random()
+        if fixed_order:
+            filled = np.arange(13) < rng.integers(0, 13)
+        filled[rng.integers(13)] = False  # at least one open box
+        if rng.random() < 0.5:
+            dice = " ".join([str(rng.integers(1, 7))] * 5)
+        else:
+            dice = " ".join(str(d) for d in rng.integers(1, 7, 5))
+        fifty = bool(filled[11] and rng.random() < 0.5)
+        boxes = {int(b): 0 for b in np.flatnonzero(filled)} | ({11: 50} if fifty else {})
+        state = make_state(rules, dice, boxes)
+        mask = int(sum(1 << int(b) for b in np.flatnonzero(filled)))
+        counts = np.bincount([int(x) for x in dice.split()], minlength=7)[1:]
+        roll = int(np.flatnonzero((combos.ROLLS == counts).all(axis=1))[0])
+        states = np.array([[mask, 0, int(fifty)]])
+        values = solver.box_values(zero_table, states, joker, True, fixed_order)[:, roll, 0]
+        legal = legal_boxes(rules, state)
+        assert np.flatnonzero(np.isfinite(values)).tolist() == legal, (dice, boxes)
+        for box in legal:
+            assert values[box] == score(rules, state, box)[1], (dice, boxes, box)

@@ -18,7 +18,7 @@ import numpy as np
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvStepReturn
 
 from zolik_env.dice import DiceRules, game, num_actions, obs_size, observe
-from zolik_env.dice.state import splitmix64, where_rows
+from zolik_env.dice.state import State, splitmix64, where_rows
 
 
 def observation_space(rules: DiceRules) -> gymnasium.spaces.Box:
@@ -46,6 +46,7 @@ class KostkyVecEnv(VecEnv):
         self.reward_scale = reward_scale
         self.validate = validate
         self._actions = np.zeros(num_envs, np.int64)
+        self._ctx: tuple[State, game.TurnContext] | None = None
         self._start(seed)
 
     def _game_seeds(self, rows: np.ndarray) -> np.ndarray:
@@ -71,7 +72,8 @@ class KostkyVecEnv(VecEnv):
         self._actions = np.asarray(actions, np.int64).reshape(self.num_envs)
 
     def step_wait(self) -> VecEnvStepReturn:
-        self.state, out = game.step(self.rules, self.state, self._actions, self.validate)
+        ctx = self._ctx[1] if self._ctx is not None and self._ctx[0] is self.state else None
+        self.state, out = game.step(self.rules, self.state, self._actions, self.validate, ctx)
         rewards = out.rewards[:, 0].astype(np.float32) * self.reward_scale
         done = out.terminated
         infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
@@ -87,7 +89,9 @@ class KostkyVecEnv(VecEnv):
 
     def action_masks(self) -> np.ndarray:
         """Legal actions ``(num_envs, A) bool``."""
-        return game.legal_action_mask(self.rules, self.state)
+        ctx = game.turn_context(self.rules, self.state)
+        self._ctx = (self.state, ctx)  # reused by the next step on the same state
+        return game.legal_action_mask(self.rules, self.state, ctx)
 
     def close(self) -> None:
         return None
