@@ -95,7 +95,7 @@ def test_box_values__agree_with_the_game_core(joker, fixed_order):
         state = make_state(rules, dice, boxes)
         mask = int(sum(1 << int(b) for b in np.flatnonzero(filled)))
         counts = np.bincount([int(x) for x in dice.split()], minlength=7)[1:]
-        roll = int(np.flatnonzero((combos.ROLLS == counts).all(axis=1))[0])
+        roll = int(np.flatnonzero((counts == combos.ROLLS).all(axis=1))[0])
         states = np.array([[mask, 0, int(fifty)]])
         values = solver.box_values(zero_table, states, joker, True, fixed_order)[:, roll, 0]
         legal = legal_boxes(rules, state)
