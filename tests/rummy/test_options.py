@@ -32,6 +32,7 @@ PRESET_DEFAULTS = [
     ("stock_rebuild", "turn", "turn", "shuffle"),
     ("rebuild_keeps", 1, 1, 3),
     ("max_stock_rebuilds", 3, 3, 3),
+    ("max_turns", 1000, 1000, 1000),
     ("scoring", "penalty", "points", "laid"),
     ("hand_ace_value", 10, 20, 25),
     ("hand_joker_value", 50, 50, 50),

@@ -73,6 +73,9 @@ class RuleSet:
                               (1, 3), "range")
     max_stock_rebuilds: int = _opt(3, "the deal is cut off (truncated, no winner) when the "
                                    "stock would be rebuilt for this time", (1, 100), "range")
+    max_turns: int = _opt(1000, "the deal is cut off (truncated, no winner) after this many "
+                          "turns; guarantees an end where deep pick-ups avoid the stock "
+                          "(0 = no limit)", (0, 30000), "range")
     # --- scoring
     scoring: str = _opt("penalty", "penalty: cz, lower is better; points: sk, negative with "
                         "a winner's bonus; laid: jolly, laid minus held plus bonus",

@@ -92,6 +92,11 @@ def discard(rules: RuleSet, d: Arrays, rows: np.ndarray, card: np.ndarray) -> No
     d["current"][going_on] = (cur[~out] + 1) % rules.num_players
     d["turn"][going_on] += 1
     d["phase"][going_on] = PHASE_DRAW
+    if rules.max_turns:
+        cut_off = d["turn"][going_on] >= rules.max_turns
+        d["truncated"][going_on[cut_off]] = True
+        end_deal(rules, d, going_on[cut_off])
+        going_on = going_on[~cut_off]
     begin_turn(rules, d, going_on)
 
 
