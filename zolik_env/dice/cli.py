@@ -48,7 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument(
         "--compare",
         action="store_true",
-        help="also play the optimal agent on the same dice; per-box differences",
+        help="also play the optimal agent on the same game seeds; per-box differences",
     )
     ev.add_argument("--json", help="write the summary to this JSON file")
     _add_rules_args(ev)
