@@ -34,7 +34,9 @@ def _add_rules_args(parser: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="zolik dice", description=__doc__.split("\n")[0], epilog=EPILOG,
+        prog="zolik dice",
+        description="Pět kostek: exact solver, agent evaluation, benchmark and PPO training.",
+        epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )  # fmt: skip
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
