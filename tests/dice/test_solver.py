@@ -24,6 +24,14 @@ def test_expected_score__published_values(joker, bonus, value):
     assert round(solver.expected_score(joker, bonus=bonus), 4) == value
 
 
+def test_solve__last_turn_closed_forms():
+    # Only Chance open: each die is rerolled below 5, then below 4 -> 5 * 14/3 = 70/3.
+    # Only Yahtzee open: P(five of a kind within three rolls) = 2783176 / 6**10.
+    table = solver.value_table("forced", True, fixed_order=False)  # shared with the test above
+    assert table[0, solver.FULL_MASK ^ (1 << 12), 0] == pytest.approx(70 / 3, abs=1e-9)
+    assert table[0, solver.FULL_MASK ^ (1 << 11), 0] == pytest.approx(50 * 2783176 / 6**10)
+
+
 def test_expected_score__fixed_order_same_for_every_joker_rule():
     # In fixed order the Yahtzee box is filled before Chance only, so no joker changes a score.
     values = {
