@@ -1,0 +1,52 @@
+"""The one small interface every Žolík player implements.
+
+An agent acts on what its seat may know: the flat observation of
+``zolik_env.rummy.observe`` and the legal-action mask. It draws any randomness from
+the ``np.random.Generator`` it is given (never the global ``np.random``), so the same
+seed gives the same play.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+
+@runtime_checkable
+class Policy(Protocol):
+    """``act`` for one game; ``act_batch`` for B games at once (rows of obs and mask)."""
+
+    name: str
+
+    def act(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> int:
+        """One legal action id for one observation int16 (OBS,) and mask bool (A,)."""
+        ...
+
+    def act_batch(self, obs: np.ndarray, mask: np.ndarray,
+                  rng: np.random.Generator) -> np.ndarray:
+        """int64 (B,) legal action ids for observations (B, OBS) and masks (B, A)."""
+        ...
+
+
+class BatchedFromSingle:
+    """Mixin: ``act_batch`` by calling ``act`` row by row (for agents that think per game)."""
+
+    def act(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> int:
+        raise NotImplementedError
+
+    def act_batch(self, obs: np.ndarray, mask: np.ndarray,
+                  rng: np.random.Generator) -> np.ndarray:
+        return np.array([self.act(o, m, rng) for o, m in zip(obs, mask, strict=True)],
+                        dtype=np.int64)
+
+
+class SingleFromBatched:
+    """Mixin: ``act`` through ``act_batch`` on a batch of one."""
+
+    def act_batch(self, obs: np.ndarray, mask: np.ndarray,
+                  rng: np.random.Generator) -> np.ndarray:
+        raise NotImplementedError
+
+    def act(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> int:
+        return int(self.act_batch(obs[None], mask[None], rng)[0])
