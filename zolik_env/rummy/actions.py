@@ -105,6 +105,10 @@ NUM_MELD_PATTERNS = len(MELD_PATTERN_CARDS)
 MELD_PATTERN_NATURALS = np.array(
     [[c for c in cards if c != JOKER] + [NUM_KINDS] * (MAX_PATTERN_NATURALS - sum(
         c != JOKER for c in cards)) for cards in MELD_PATTERN_CARDS], np.int16)
+MELD_PATTERN_COUNTS = np.zeros((NUM_MELD_PATTERNS, NUM_KINDS), np.int8)  # cards each lays
+for _i, _cards in enumerate(MELD_PATTERN_CARDS):
+    for _k in _cards:
+        MELD_PATTERN_COUNTS[_i, _k] += 1
 MELD_PATTERN_JOKERS = np.array([cards.count(JOKER) for cards in MELD_PATTERN_CARDS], np.int8)
 MELD_PATTERN_SIZE = np.array([len(cards) for cards in MELD_PATTERN_CARDS], np.int8)
 

@@ -82,25 +82,40 @@ def _check_actions(rules: RuleSet, state: State, actions: np.ndarray) -> None:
 
 
 def _apply(rules: RuleSet, d: dict[str, np.ndarray], actions: np.ndarray) -> None:
-    rows = _split(actions)
-    piles.draw_stock(d, rows["draw"])
-    r = rows["take"]
-    piles.take_discards(rules, d, r, actions[r] - A.TAKE_DISCARD_BASE + 1)
-    piles.take_bottom(d, rows["bottom"])
-    r = rows["meld"]
-    table.lay_meld(rules, d, r, actions[r] - A.MELD_BASE)
-    r = rows["layoff"]
-    slot, card = np.divmod(actions[r] - A.LAYOFF_BASE, NUM_NATURALS)
+    """Apply each family of moves to its rows (families touch disjoint rows)."""
+    for family, rows in _split(actions).items():
+        if rows.size:
+            _MOVES[family](rules, d, rows, actions[rows])
+
+
+def _lay_off(rules: RuleSet, d: dict[str, np.ndarray], r: np.ndarray, a: np.ndarray) -> None:
+    slot, card = np.divmod(a - A.LAYOFF_BASE, NUM_NATURALS)
     table.lay_off_natural(rules, d, r, slot, card)
-    r = rows["ace_high"]
-    slot, suit = np.divmod(actions[r] - A.ACE_HIGH_BASE, NUM_SUITS)
+
+
+def _lay_off_ace_high(rules: RuleSet, d: dict[str, np.ndarray], r: np.ndarray,
+                      a: np.ndarray) -> None:
+    slot, suit = np.divmod(a - A.ACE_HIGH_BASE, NUM_SUITS)
     table.lay_off_natural(rules, d, r, slot, suit * NUM_RANKS, ace_high=True)
-    r = rows["joker"]
-    slot, end = np.divmod(actions[r] - A.JOKER_BASE, 2)
+
+
+def _lay_off_joker(rules: RuleSet, d: dict[str, np.ndarray], r: np.ndarray,
+                   a: np.ndarray) -> None:
+    slot, end = np.divmod(a - A.JOKER_BASE, 2)
     table.lay_off_joker(rules, d, r, slot, end == 1)
-    turns.undo(d, rows["undo"])
-    r = rows["discard"]
-    turns.discard(rules, d, r, actions[r] - A.DISCARD_BASE)
+
+
+_MOVES = {
+    "draw": lambda rules, d, r, a: piles.draw_stock(d, r),
+    "take": lambda rules, d, r, a: piles.take_discards(rules, d, r, a - A.TAKE_DISCARD_BASE + 1),
+    "bottom": lambda rules, d, r, a: piles.take_bottom(d, r),
+    "meld": lambda rules, d, r, a: table.lay_meld(rules, d, r, a - A.MELD_BASE),
+    "layoff": _lay_off,
+    "ace_high": _lay_off_ace_high,
+    "joker": _lay_off_joker,
+    "undo": lambda rules, d, r, a: turns.undo(d, r),
+    "discard": lambda rules, d, r, a: turns.discard(rules, d, r, a - A.DISCARD_BASE),
+}
 
 
 def step(rules: RuleSet, state: State, actions: Sequence[int] | np.ndarray,

@@ -9,7 +9,7 @@ import numpy as np
 
 from zolik_env.rummy import actions as A
 from zolik_env.rummy.actions import JOKER_CELL, MAX_MELDS, MAX_PICKUP, RUN, SET, SET_JOKER_CELL
-from zolik_env.rummy.cards import JOKER, NUM_KINDS, NUM_NATURALS, NUM_RANKS, NUM_SUITS
+from zolik_env.rummy.cards import JOKER, NUM_NATURALS, NUM_RANKS, NUM_SUITS
 from zolik_env.rummy.options import RuleSet
 from zolik_env.rummy.state import PHASE_DRAW, PHASE_PLAY, State
 from zolik_env.rummy.table import run_ends
@@ -52,11 +52,7 @@ def _presence_bits(counts: np.ndarray) -> np.ndarray:
     return padded.view(np.uint64)[:, 0]
 
 
-_PATTERN_COUNTS = np.zeros((A.NUM_MELD_PATTERNS, NUM_KINDS), np.int8)
-for _i, _cards in enumerate(A.MELD_PATTERN_CARDS):
-    for _k in _cards:
-        _PATTERN_COUNTS[_i, _k] = 1
-PATTERN_BITS = _presence_bits(_PATTERN_COUNTS[:, :NUM_NATURALS])
+PATTERN_BITS = _presence_bits(A.MELD_PATTERN_COUNTS[:, :NUM_NATURALS])
 
 
 def _meld_mask(rules: RuleSet, hand: np.ndarray, room: np.ndarray) -> np.ndarray:
@@ -87,9 +83,12 @@ def _joker_fits(rules: RuleSet, kind: np.ndarray, cells: np.ndarray) -> np.ndarr
     return np.stack([run_low | set_ok, run_high], axis=-1)
 
 
-# Natural kind filling cell c of a run with suit key / column s of a set with rank key.
+# Natural kind filling cell c of a run with suit key (cells 0..12; the high ace apart) and
+# of a set with rank key (cells 0..3, the last repeated so both tables have 13 columns:
+# a repeated index is written with the same value).
 _RUN_KIND = np.arange(NUM_SUITS)[:, None] * NUM_RANKS + np.arange(NUM_RANKS)[None, :]
-_SET_KIND = np.arange(NUM_SUITS)[None, :] * NUM_RANKS + np.arange(NUM_RANKS)[:, None]
+_SET_COLUMNS = np.minimum(np.arange(NUM_RANKS), NUM_SUITS - 1)
+_SET_KIND = _SET_COLUMNS[None, :] * NUM_RANKS + np.arange(NUM_RANKS)[:, None]
 
 
 def _natural_fits(kind: np.ndarray, key: np.ndarray,
@@ -101,37 +100,36 @@ def _natural_fits(kind: np.ndarray, key: np.ndarray,
     is_run = kind == RUN
     run_cell = is_run[..., None] & (
         (c == (low - 1)[..., None]) | (c == (high + 1)[..., None]) | (cells == JOKER_CELL))
-    set_cell = (kind == SET)[..., None] & (cells[..., :NUM_SUITS] == 0)
+    set_cell = (kind == SET)[..., None] & (cells[..., _SET_COLUMNS] == 0)
     key = np.clip(key, 0, NUM_RANKS - 1).astype(np.int64)
+    index = np.where(is_run[..., None], _RUN_KIND[np.minimum(key, NUM_SUITS - 1)],
+                     _SET_KIND[key])
     fits = np.zeros((*kind.shape, NUM_NATURALS), bool)
-    # runs write 13 cells; sets write 4, padded by repeating the last (same index, same value)
-    index = np.where(is_run[..., None], _RUN_KIND[np.minimum(key, NUM_SUITS - 1)][..., :],
-                     np.pad(_SET_KIND[key], ((0, 0), (0, 0), (0, NUM_RANKS - NUM_SUITS)),
-                            mode="edge"))
-    value = np.where(is_run[..., None], run_cell[..., :NUM_RANKS],
-                     np.pad(set_cell, ((0, 0), (0, 0), (0, NUM_RANKS - NUM_SUITS)), mode="edge"))
-    np.put_along_axis(fits, index, value, -1)
+    np.put_along_axis(fits, index, run_cell[..., :NUM_RANKS] | set_cell, -1)
     suit_hot = key[..., None] == np.arange(NUM_SUITS)
     return fits, suit_hot & run_cell[..., A.MELD_CELLS - 1, None]
 
 
 def _lay_masks(rules: RuleSet, state: State, rows: np.ndarray,
-               hand: np.ndarray) -> np.ndarray:
-    """bool (R, meld + layoff + ace-high + joker actions) for rows that may lay cards."""
+               hand: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """For rows that may lay cards: bool meld (R, patterns), and lay-offs on the first
+    ``used`` slots (the only ones holding melds in these rows): natural (R, used * 52),
+    ace-high (R, used * 4), joker (R, used * 2)."""
     r = len(rows)
-    slots = np.arange(MAX_MELDS)[None, :]
+    used = int(state.num_melds[rows].max())
+    melds = _meld_mask(rules, hand, state.num_melds[rows] < MAX_MELDS)
+    slots = np.arange(used)[None, :]
     opened = state.opened[rows, state.current[rows]]
     may = (opened[:, None] | (slots >= state.snap_num_melds[rows, None])) & (
         slots < state.num_melds[rows, None])
-    kind, key, cells = state.meld_kind[rows], state.meld_key[rows], state.cells[rows]
+    kind = state.meld_kind[rows, :used]
+    key, cells = state.meld_key[rows, :used], state.cells[rows, :used]
     fits, ace_high = _natural_fits(kind, key, cells)
     has = hand[:, :NUM_NATURALS] > 0
     natural = fits & has[:, None, :] & may[..., None]
     high = ace_high & has[:, None, 0::NUM_RANKS] & may[..., None]
     joker = _joker_fits(rules, kind, cells) & (hand[:, JOKER] > 0)[:, None, None] & may[..., None]
-    melds = _meld_mask(rules, hand, state.num_melds[rows] < MAX_MELDS)
-    return np.concatenate([melds, natural.reshape(r, -1), high.reshape(r, -1),
-                           joker.reshape(r, -1)], axis=1)
+    return melds, natural.reshape(r, -1), high.reshape(r, -1), joker.reshape(r, -1)
 
 
 def legal_action_mask(rules: RuleSet, state: State) -> np.ndarray:
@@ -149,7 +147,11 @@ def legal_action_mask(rules: RuleSet, state: State) -> np.ndarray:
     mask[:, : A.MELD_BASE] = _draw_mask(rules, state, hand_size, opened)
     rows = np.flatnonzero(can_lay)
     if rows.size:
-        mask[rows, A.MELD_BASE : A.UNDO] = _lay_masks(rules, state, rows, hand[rows])
+        melds, natural, high, joker = _lay_masks(rules, state, rows, hand[rows])
+        mask[rows, A.MELD_BASE : A.LAYOFF_BASE] = melds
+        mask[rows, A.LAYOFF_BASE : A.LAYOFF_BASE + natural.shape[1]] = natural
+        mask[rows, A.ACE_HIGH_BASE : A.ACE_HIGH_BASE + high.shape[1]] = high
+        mask[rows, A.JOKER_BASE : A.JOKER_BASE + joker.shape[1]] = joker
     mask[:, A.UNDO] = undo
     mask[:, A.DISCARD_BASE :] = discard
     return mask

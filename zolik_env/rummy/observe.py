@@ -148,13 +148,12 @@ def observe(rules: RuleSet, state: State, seat: np.ndarray | int,
     seat = np.broadcast_to(np.asarray(seat, np.int64), (b,))
     rows = np.arange(b)
     hand = state.hands[rows, seat].astype(np.int16)
-    locations = card_locations(state)
-    table = locations[:, 4]
-    discard_counts = locations[:, 2]
+    table = table_counts(state)
+    discard_counts = _pile_counts(state.discard, state.discard_len)
     depth = np.arange(MAX_DISCARD_SHOWN)
     index = state.discard_len[:, None].astype(np.int64) - 1 - depth[None, :]
     newest = np.where(index >= 0, state.discard[rows[:, None], np.clip(index, 0, None)], -1)
-    bottom = locations[:, 3]
+    bottom = _one_hot(state.bottom, NUM_KINDS)
     unseen = deck_counts(rules.num_jokers)[None, :] - hand - table - discard_counts - bottom
     slots = np.arange(MAX_MELDS)[None, :]
     meld_new = (slots >= state.snap_num_melds[:, None]) | (
@@ -187,6 +186,10 @@ def observe(rules: RuleSet, state: State, seat: np.ndarray | int,
         stock[:, : state.stock.shape[1]] = np.where(
             np.arange(state.stock.shape[1])[None, :] < state.stock_len[:, None], state.stock, -1)
         parts["stock_order"] = stock
-    layout = obs_layout(rules, privileged)
-    return np.concatenate([np.asarray(parts[name]).reshape(b, -1).astype(np.int16)
-                           for name, _ in layout], axis=1)
+    out = np.empty((b, obs_size(rules, privileged)), np.int16)
+    start = 0
+    for name, shape in obs_layout(rules, privileged):
+        size = int(np.prod(shape))
+        out[:, start : start + size] = np.asarray(parts[name]).reshape(b, size)
+        start += size
+    return out

@@ -11,10 +11,9 @@ from zolik_env.rummy.actions import (
     JOKER_CELL,
     MELD_CELLS,
     MELD_PATTERN_CELLS,
-    MELD_PATTERN_JOKERS,
+    MELD_PATTERN_COUNTS,
     MELD_PATTERN_KEY,
     MELD_PATTERN_KIND,
-    MELD_PATTERN_NATURALS,
     NATURAL,
     RUN,
     SET,
@@ -27,18 +26,29 @@ from zolik_env.rummy.values import cell_values
 Arrays = dict[str, np.ndarray]
 
 
-def note_laid(d: Arrays, rows: np.ndarray, cards: np.ndarray) -> None:
-    """Bookkeeping after the current seat put card ``cards`` (R,) on the table: a laid copy
-    counts as a taken one (copies are interchangeable), it fulfils cz/sk's must-use, a laid
-    joker pays back a freed one."""
+def note_laid(d: Arrays, rows: np.ndarray, counts: np.ndarray) -> None:
+    """The current seat puts the cards ``counts`` (R, K) from hand on the table.
+
+    Bookkeeping: a laid copy counts as a taken one (copies are interchangeable), it
+    fulfils cz/sk's must-use and public knowledge of taken cards, and a laid joker pays
+    back a freed one.
+    """
     cur = d["current"][rows]
-    d["hands"][rows, cur, cards] -= 1
-    d["taken_unlaid"][rows, cards] = np.maximum(d["taken_unlaid"][rows, cards] - 1, 0)
-    d["known_taken"][rows, cur, cards] = np.maximum(d["known_taken"][rows, cur, cards] - 1, 0)
-    d["must_use"][rows] = np.where(d["must_use"][rows] == cards, -1, d["must_use"][rows])
-    is_joker = cards == JOKER
-    d["freed_jokers"][rows] -= (is_joker & (d["freed_jokers"][rows] > 0)).astype(np.int8)
+    d["hands"][rows, cur] -= counts
+    d["taken_unlaid"][rows] = np.maximum(d["taken_unlaid"][rows] - counts, 0)
+    d["known_taken"][rows, cur] = np.maximum(d["known_taken"][rows, cur] - counts, 0)
+    must = d["must_use"][rows]
+    used = (must >= 0) & (counts[np.arange(len(rows)), np.maximum(must, 0)] > 0)
+    d["must_use"][rows] = np.where(used, -1, must)
+    d["freed_jokers"][rows] = np.maximum(d["freed_jokers"][rows] - counts[:, JOKER], 0)
     d["laid"][rows] = True
+
+
+def one_card(cards: np.ndarray) -> np.ndarray:
+    """int8 (R, K) count vectors of one card each."""
+    counts = np.zeros((len(cards), NUM_KINDS), np.int8)
+    counts[np.arange(len(cards)), cards] = 1
+    return counts
 
 
 def lay_meld(rules: RuleSet, d: Arrays, rows: np.ndarray, pattern: np.ndarray) -> None:
@@ -51,13 +61,7 @@ def lay_meld(rules: RuleSet, d: Arrays, rows: np.ndarray, pattern: np.ndarray) -
     d["cells"][rows, slot] = cells
     d["cell_owner"][rows, slot] = np.where(cells != 0, cur[:, None], -1)
     d["num_melds"][rows] = slot + 1
-    naturals = MELD_PATTERN_NATURALS[pattern]
-    for i in range(naturals.shape[1]):
-        has = naturals[:, i] < NUM_KINDS
-        note_laid(d, rows[has], naturals[has, i].astype(np.int64))
-    for j in range(int(MELD_PATTERN_JOKERS.max())):
-        has = MELD_PATTERN_JOKERS[pattern] > j
-        note_laid(d, rows[has], np.full(int(has.sum()), JOKER))
+    note_laid(d, rows, MELD_PATTERN_COUNTS[pattern])
     update_opening(rules, d, rows)
 
 
@@ -90,7 +94,7 @@ def lay_off_natural(rules: RuleSet, d: Arrays, rows: np.ndarray, slot: np.ndarra
     d["cell_owner"][rows, slot, cell] = cur
     d["hands"][rows, cur, JOKER] += swapped.astype(np.int8)
     d["freed_jokers"][rows] += swapped.astype(np.int8)
-    note_laid(d, rows, card)
+    note_laid(d, rows, one_card(card))
     update_opening(rules, d, rows)
 
 
@@ -103,7 +107,7 @@ def lay_off_joker(rules: RuleSet, d: Arrays, rows: np.ndarray, slot: np.ndarray,
     cell = np.where(is_run, np.where(high, high_cell + 1, low_cell - 1), SET_JOKER_CELL)
     d["cells"][rows, slot, cell] = JOKER_CELL
     d["cell_owner"][rows, slot, cell] = cur
-    note_laid(d, rows, np.full(len(rows), JOKER))
+    note_laid(d, rows, one_card(np.full(len(rows), JOKER)))
     update_opening(rules, d, rows)
 
 
@@ -116,19 +120,23 @@ def update_opening(rules: RuleSet, d: Arrays, rows: np.ndarray) -> None:
     if not r.size:
         return
     points = opening_points(rules, d, r)
-    slots = np.arange(d["meld_kind"].shape[1])
+    used = int(d["num_melds"][r].max())
+    slots = np.arange(used)
     new = (slots[None, :] >= d["snap_num_melds"][r, None]) & (
         slots[None, :] < d["num_melds"][r, None])
-    clean_run = (new & (d["meld_kind"][r] == RUN) & ~(d["cells"][r] == JOKER_CELL).any(-1)).any(1)
+    clean_run = (new & (d["meld_kind"][r, :used] == RUN)
+                 & ~(d["cells"][r, :used] == JOKER_CELL).any(-1)).any(1)
     met = (points >= rules.opening_points) & (clean_run | (not rules.opening_needs_clean_run))
     d["opened"][r[met], p[met]] = True
 
 
 def opening_points(rules: RuleSet, d: Arrays, rows: np.ndarray) -> np.ndarray:
     """int (R,) meld value of the melds laid this turn (for observations and tests)."""
-    slots = np.arange(d["meld_kind"].shape[1])
+    used = int(d["num_melds"][rows].max(initial=0))
+    slots = np.arange(used)
     new = (slots[None, :] >= d["snap_num_melds"][rows, None]) & (
         slots[None, :] < d["num_melds"][rows, None])
-    values = cell_values(rules, d["meld_kind"][rows], d["meld_key"][rows], d["cells"][rows])
+    values = cell_values(rules, d["meld_kind"][rows, :used], d["meld_key"][rows, :used],
+                         d["cells"][rows, :used])
     return (values * new[..., None]).sum((1, 2))
 
