@@ -7,6 +7,9 @@ are summarised as ``unseen`` counts. A privileged full view (for critics) is opt
 
 from __future__ import annotations
 
+import functools
+import math
+
 import numpy as np
 
 from zolik_env.rummy.actions import JOKER_CELL, MAX_MELDS, MELD_CELLS, RUN, SET
@@ -69,6 +72,7 @@ def card_locations(state: State) -> np.ndarray:
 MAX_DISCARD_SHOWN = 24  # newest discards listed in order (deep pick-ups reach 24 cards)
 
 
+@functools.lru_cache(maxsize=128)
 def obs_layout(rules: RuleSet, privileged: bool = False) -> tuple[tuple[str, tuple[int, ...]], ...]:
     """Named slices of the flat observation, in order: ``(name, shape)``.
 
@@ -112,15 +116,26 @@ def obs_layout(rules: RuleSet, privileged: bool = False) -> tuple[tuple[str, tup
 MAX_STOCK_SHOWN = 112
 
 
+@functools.lru_cache(maxsize=128)
+def obs_slices(rules: RuleSet, privileged: bool = False) -> tuple[tuple[str, int, int], ...]:
+    """``(name, start, stop)`` of every slice of the flat observation."""
+    out, start = [], 0
+    for name, shape in obs_layout(rules, privileged):
+        size = math.prod(shape)
+        out.append((name, start, start + size))
+        start += size
+    return tuple(out)
+
+
 def obs_size(rules: RuleSet, privileged: bool = False) -> int:
-    return sum(int(np.prod(shape)) for _, shape in obs_layout(rules, privileged))
+    return obs_slices(rules, privileged)[-1][2]
 
 
 def _relative(array: np.ndarray, seat: np.ndarray) -> np.ndarray:
     """Roll a (B, P, ...) array so that index 0 is ``seat`` (B,)."""
     p = array.shape[1]
     order = (seat[:, None] + np.arange(p)[None, :]) % p
-    return np.take_along_axis(array, order.reshape(order.shape + (1,) * (array.ndim - 2)), 1)
+    return array[np.arange(len(seat))[:, None], order]
 
 
 def _one_hot(index: np.ndarray, size: int) -> np.ndarray:
@@ -132,8 +147,12 @@ def _opening_points(rules: RuleSet, state: State) -> np.ndarray:
     points = np.zeros(state.batch_size, np.int64)
     rows = np.flatnonzero(state.laid & ~state.opened_before)
     if rows.size:
-        points[rows] = opening_points(rules, state.take(rows).to_dict(), np.arange(rows.size))
+        fields = {name: getattr(state, name) for name in _OPENING_FIELDS}
+        points[rows] = opening_points(rules, fields, rows)
     return points
+
+
+_OPENING_FIELDS = ("num_melds", "snap_num_melds", "meld_kind", "meld_key", "cells")
 
 
 def observe(rules: RuleSet, state: State, seat: np.ndarray | int,
@@ -187,9 +206,6 @@ def observe(rules: RuleSet, state: State, seat: np.ndarray | int,
             np.arange(state.stock.shape[1])[None, :] < state.stock_len[:, None], state.stock, -1)
         parts["stock_order"] = stock
     out = np.empty((b, obs_size(rules, privileged)), np.int16)
-    start = 0
-    for name, shape in obs_layout(rules, privileged):
-        size = int(np.prod(shape))
-        out[:, start : start + size] = np.asarray(parts[name]).reshape(b, size)
-        start += size
+    for name, start, stop in obs_slices(rules, privileged):
+        out[:, start:stop] = np.asarray(parts[name]).reshape(b, stop - start)
     return out
