@@ -15,8 +15,8 @@ def test_max_turns__cuts_the_deal_off_as_truncated_with_no_winner():
                        opened=[True, True])
     state = play(r, state, "take discard 1", "discard 3S")  # turn 10 ends, turn 11 starts
     assert not state.done[0]
-    state, rewards, terminated, truncated = step(r, state, "draw stock")
-    state, rewards, terminated, truncated = step(r, state, "discard 5C")  # turn 11 ends
+    state, _, terminated, truncated = step(r, state, "draw stock")
+    state, _, terminated, truncated = step(r, state, "discard 5C")  # turn 11 ends
     assert truncated and not terminated
     assert state.winner[0] == -1
     assert state.scores[0].tolist() == expected_scores(r, state)

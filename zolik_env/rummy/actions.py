@@ -1,16 +1,24 @@
 """The flat action space of Žolík: one ``Discrete(NUM_ACTIONS)`` for every decision.
 
-| ids | name | meaning |
-|---|---|---|
-| ``DRAW_STOCK`` | ``draw stock`` | take the top card of the stock |
-| ``TAKE_DISCARD_BASE + n - 1`` | ``take discard n`` | take the newest ``n`` discards (cz/sk: n = 1) |
-| ``TAKE_BOTTOM`` | ``take bottom`` | sk: take the face-up bottom card |
-| ``MELD_BASE + i`` | ``meld 5H JK 7H`` | lay meld pattern ``i`` from hand (table order) |
-| ``LAYOFF_BASE + m * 52 + k`` | ``layoff 8H on m`` | put natural ``k`` on meld slot ``m``: at the end it extends, or in place of the joker it replaces (a swap: the joker goes to hand); an ace goes to the low end |
-| ``ACE_HIGH_BASE + m * 4 + s`` | ``layoff AH on m high`` | put the ace of suit ``s`` at the high end (or high joker) of run ``m`` |
-| ``JOKER_BASE + m * 2 + e`` | ``layoff JK on m low`` | put a joker on meld ``m`` at the low (e = 0) or high (e = 1) end of a run; sets use e = 0 |
-| ``UNDO`` | ``undo`` | take back everything laid and taken this turn |
-| ``DISCARD_BASE + k`` | ``discard KS`` | discard card kind ``k``, ending the turn |
+=================================  =========================  ============================
+ids                                string                     move
+=================================  =========================  ============================
+``DRAW_STOCK``                     ``draw stock``             top card of the stock
+``TAKE_DISCARD_BASE + n - 1``      ``take discard n``         the newest n discards
+``TAKE_BOTTOM``                    ``take bottom``            sk: the face-up bottom card
+``MELD_BASE + i``                  ``meld 5H JK 7H``          meld pattern i from hand
+``LAYOFF_BASE + 52 m + k``         ``layoff 8H on m``         natural k on meld slot m:
+                                                              extend, fill, or swap a joker
+``ACE_HIGH_BASE + 4 m + s``        ``layoff AH on m high``    ace of suit s, high end of m
+``JOKER_BASE + 2 m + e``           ``layoff JK on m low``     joker at run end e (sets: 0)
+``UNDO``                           ``undo``                   take back this turn's moves
+``DISCARD_BASE + k``               ``discard KS``             discard kind k, ending the turn
+=================================  =========================  ============================
+
+A natural laid on a run's end extends it; on a set it fills its suit; on the cell of a
+joker it swaps the joker, which goes to hand (``swap 6H in m`` names the same action).
+An ace goes to the low end unless the ace-high action is used. ``docs/core.md`` has the
+numeric table.
 
 Why this is enough: every legal turn is a sequence of these. A meld pattern is a
 3-card run (5 joker patterns), a 3-card set, or, for the "fewer jokers than naturals"

@@ -32,7 +32,7 @@ class BenchRow:
     state_mib: float
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def mean_deal_length(rules: options.RuleSet, deals: int = 128) -> float:
     """Mean decisions per random deal, from ``deals`` deals played to the end. (Counting
     the deals that end inside a short timed run would favour the short ones.)"""

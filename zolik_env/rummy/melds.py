@@ -10,6 +10,7 @@ This module imports only the standard library, numpy and its siblings.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -102,7 +103,7 @@ def check_run(cards: Sequence[int], rules: RuleSet) -> MeldCheck:
     if len({suit_of(c) for c in naturals}) > 1:
         return _invalid("a run's cards must all be of one suit")
     if not rules.jokers_adjacent_in_run and any(
-            a == JOKER and b == JOKER for a, b in zip(cards, cards[1:], strict=False)):
+            a == JOKER and b == JOKER for a, b in itertools.pairwise(cards)):
         return _invalid("two jokers stand side by side in the run")
     why = _joker_limits(cards, rules)
     if why:

@@ -20,7 +20,8 @@ def meld_text(state: State, b: int, slot: int) -> str:
     if kind == RUN:
         for c in np.flatnonzero(cells):
             card = kind_of(key, position_rank(int(c) + 1))
-            words.append(f"JK({card_to_str(card)})" if cells[c] == JOKER_CELL else card_to_str(card))
+            text = card_to_str(card)
+            words.append(f"JK({text})" if cells[c] == JOKER_CELL else text)
         return " ".join(words)
     suits = [s for s in range(NUM_SUITS) if cells[s]]
     words = [card_to_str(kind_of(s, key)) for s in suits]
