@@ -16,6 +16,8 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "main": ("zolik_env.demo", "the README's main job with its defaults"),
     "rules": ("zolik_env.rummy.rules_cli", "show presets and options, check melds and openings"),
     "bench": ("zolik_env.rummy.bench", "throughput of the batched Žolík core (a table)"),
+    "bench-env": ("zolik_env.envs.bench_vec", "throughput of the Žolík VecEnv vs the raw core"),
+    "replay": ("zolik_env.envs.replay", "print a recorded Žolík game (JSONL) turn by turn"),
     "dice": ("zolik_env.dice.cli",
              "Pět kostek: exact solver, optimal play, PPO vs optimum, benchmark"),
 }

@@ -7,6 +7,7 @@ import gymnasium
 # id -> "module:attribute" of the environment class
 ENV_IDS: dict[str, str] = {
     "zolik/Kostky-v0": "zolik_env.envs.kostky:KostkyEnv",
+    "zolik/Zolik-v0": "zolik_env.envs.zolik_gym:ZolikEnv",
 }
 
 

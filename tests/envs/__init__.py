@@ -1,0 +1,1 @@
+"""Tests of the Žolík environments: PettingZoo AEC, Gymnasium, SB3 VecEnv, replays."""

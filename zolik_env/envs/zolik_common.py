@@ -1,0 +1,199 @@
+"""Pieces the Žolík environments share: rules from arguments, observation space, reward
+modes, opponents, and playing opponents' moves on the batched core.
+
+Rewards (``reward=``), from the core's deal scores ``s`` (higher is better, cz penalties
+negated), given on the step that ends a deal and 0 otherwise:
+
+- ``"score"`` (default): zero-sum, ``(s[p] - mean(s)) / SCORE_SCALE`` with
+  ``SCORE_SCALE = 100`` (a cz never-opened penalty is 100).
+- ``"win_loss"``: +1 to the seat that went out, ``-1/(n-1)`` to the others; 0 to every
+  seat when the deal ends without a winner (cut off or the stock ran out).
+
+Opponents are the string ``"random"`` (uniform over the legal moves, built here) or any
+object with ``act_batch(obs, mask, rng)`` or ``act(obs, mask, rng)`` (the ``agents``
+Policy protocol). ``zolik_env`` never imports ``agents`` (STYLE.md §2); build other specs
+with ``agents.registry.make_agent("greedy", rules)`` and pass the object.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+
+from zolik_env.envs.replay import rule_options_of
+from zolik_env.rummy import game, options
+from zolik_env.rummy.observe import obs_layout, observe
+from zolik_env.rummy.state import State
+
+SCORE_SCALE = 100.0
+REWARD_MODES = ("score", "win_loss")
+_MASK64 = np.uint64(0xFFFFFFFFFFFFFFFF)
+
+
+def make_rules(rules: str | options.RuleSet, num_players: int | None,
+               rule_options: dict[str, Any] | None) -> options.RuleSet:
+    """A RuleSet from a preset name (or a RuleSet), a player count and rule options.
+
+    Raises:
+        ValueError: naming an unknown preset, option, bad value or player count.
+    """
+    extra = dict(rule_options or {})
+    if "num_players" in extra:
+        raise ValueError("pass num_players as its own argument, not in rule_options")
+    if isinstance(rules, options.RuleSet):
+        extra = {**rule_options_of(rules), **extra}
+        num_players = rules.num_players if num_players is None else num_players
+        rules = rules.name
+    if not isinstance(rules, str):
+        raise ValueError(f"rules must be a preset name {options.PRESETS} or a RuleSet, "
+                         f"got {rules!r}")
+    players = 2 if num_players is None else num_players
+    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
+        raise ValueError(f"num_players={players!r} not supported: Žolík is played by 2 to 4")
+    made = options.preset(rules, num_players=players, **extra)
+    game.check_supported(made)
+    return made
+
+
+def check_reward_mode(mode: str) -> str:
+    if mode not in REWARD_MODES:
+        raise ValueError(f"reward={mode!r} unknown: choose from {', '.join(REWARD_MODES)}")
+    return mode
+
+
+def observation_space(rules: options.RuleSet) -> gymnasium.spaces.Box:
+    """int16 Box of the core's flat observation: -1 marks empty entries; scores may be
+    negative (sk, jolly)."""
+    size = sum(int(np.prod(shape)) for _, shape in obs_layout(rules))
+    info = np.iinfo(np.int16)
+    low = np.full(size, -1, np.int16)
+    low[size - rules.num_players:] = info.min  # the last slice is "scores"
+    return gymnasium.spaces.Box(low, np.full(size, info.max, np.int16), (size,), np.int16)
+
+
+def shape_rewards(rules: options.RuleSet, scores: np.ndarray, winner: np.ndarray,
+                  mode: str) -> np.ndarray:
+    """float64 (B, P) rewards of ``mode`` from higher-is-better deal scores (B, P) and the
+    winning seat (B,) (-1 for none); see the module docstring."""
+    scores = np.asarray(scores, np.float64)
+    if mode == "score":
+        return (scores - scores.mean(1, keepdims=True)) / SCORE_SCALE
+    n = rules.num_players
+    out = np.where(winner[:, None] >= 0, -1.0 / (n - 1), 0.0) * np.ones((1, n))
+    has = np.flatnonzero(winner >= 0)
+    out[has, winner[has]] = 1.0
+    return out
+
+
+class RandomOpponent:
+    """``"random"``: every legal move equally likely (``game.sample_legal``); needs no
+    observation."""
+
+    name = "random"
+    needs_obs = False
+
+    def act(self, obs: Any, mask: np.ndarray, rng: np.random.Generator) -> int:
+        return int(self.act_batch(None, mask[None], rng)[0])
+
+    def act_batch(self, obs: Any, mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        return game.sample_legal(mask, rng)
+
+
+def resolve_opponents(opponents: Any, num_players: int) -> list[Any]:
+    """``num_players - 1`` policies from ``None`` (all random), one spec, or a list."""
+    if opponents is None:
+        opponents = "random"
+    if isinstance(opponents, str) or not isinstance(opponents, Sequence):
+        opponents = [opponents] * (num_players - 1)
+    if len(opponents) != num_players - 1:
+        raise ValueError(f"expected {num_players - 1} opponent(s) for num_players="
+                         f"{num_players}, got {len(opponents)}")
+    return [_resolve_one(spec) for spec in opponents]
+
+
+def _resolve_one(spec: Any) -> Any:
+    if isinstance(spec, str):
+        if spec == "random":
+            return RandomOpponent()
+        raise ValueError(f"unknown opponent spec {spec!r}: the env builds only 'random'; "
+                         f"build others with agents.registry.make_agent({spec!r}, rules) "
+                         f"and pass the object")
+    if not (callable(getattr(spec, "act_batch", None)) or callable(getattr(spec, "act", None))):
+        raise TypeError(f"opponent {spec!r} has neither act_batch nor act (agents.base.Policy)")
+    return spec
+
+
+def _policy_actions(policy: Any, obs: Any, mask: np.ndarray,
+                    rng: np.random.Generator) -> np.ndarray:
+    if callable(getattr(policy, "act_batch", None)):
+        return np.asarray(policy.act_batch(obs, mask, rng), np.int64).reshape(len(mask))
+    return np.array([policy.act(o, m, rng) for o, m in zip(obs, mask, strict=True)], np.int64)
+
+
+def opponent_actions(rules: options.RuleSet, sub: State, slot: np.ndarray,
+                     opponents: list[Any], rng: np.random.Generator) -> np.ndarray:
+    """int64 (b,) one move per deal of ``sub``, each by opponent ``slot`` (b,).
+
+    Raises:
+        ValueError: naming the opponent and the move when a policy returns an illegal one.
+    """
+    mask = game.legal_action_mask(rules, sub)
+    actions = np.zeros(sub.batch_size, np.int64)
+    for j, policy in enumerate(opponents):
+        idx = np.flatnonzero(slot == j)
+        if idx.size == 0:
+            continue
+        part = sub if idx.size == sub.batch_size else sub.take(idx)
+        obs = (observe(rules, part, part.current) if getattr(policy, "needs_obs", True)
+               else None)
+        actions[idx] = _policy_actions(policy, obs, mask[idx], rng)
+    ok = mask[np.arange(len(actions)), np.clip(actions, 0, mask.shape[1] - 1)]
+    bad = np.flatnonzero(~ok | (actions < 0) | (actions >= mask.shape[1]))
+    if bad.size:
+        b = int(bad[0])
+        raise ValueError(f"opponent {getattr(opponents[slot[b]], 'name', opponents[slot[b]])!r}"
+                         f" chose illegal action {int(actions[b])} for seat "
+                         f"{int(sub.current[b])}")
+    return actions
+
+
+def merge_rows(state: State, rows: np.ndarray, sub: State) -> State:
+    """``state`` with its ``rows`` replaced by the deals of ``sub``."""
+    fields = {}
+    for f in dataclasses.fields(State):
+        value = getattr(state, f.name).copy()
+        value[rows] = getattr(sub, f.name)
+        fields[f.name] = value
+    return State(**fields)
+
+
+def advance(rules: options.RuleSet, state: State, learner: np.ndarray, opponents: list[Any],
+            rng: np.random.Generator) -> tuple[State, int]:
+    """Play the opponents' moves until every unfinished deal waits for its ``learner`` seat
+    (B,); returns the state and the number of moves played. Opponent ``j`` sits at seat
+    ``(learner + 1 + j) % num_players``."""
+    n, moves = rules.num_players, 0
+    while True:
+        rows = np.flatnonzero(~state.done & (state.current != learner))
+        if rows.size == 0:
+            return state, moves
+        moves += rows.size
+        whole = rows.size == state.batch_size
+        sub = state if whole else state.take(rows)
+        slot = (sub.current.astype(np.int64) - learner[rows] - 1) % n
+        actions = opponent_actions(rules, sub, slot, opponents, rng)
+        sub, _, _, _ = game.step(rules, sub, actions, validate=False)
+        state = sub if whole else merge_rows(state, rows, sub)
+
+
+def mix64(x: np.ndarray) -> np.ndarray:
+    """splitmix64 finaliser on uint64 arrays (seeds for deals and seats)."""
+    with np.errstate(over="ignore"):
+        z = (x.astype(np.uint64) + np.uint64(0x9E3779B97F4A7C15)) & _MASK64
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        return z ^ (z >> np.uint64(31))

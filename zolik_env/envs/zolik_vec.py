@@ -1,0 +1,163 @@
+"""Batched Stable-Baselines3 ``VecEnv`` of Žolík: ``num_envs`` deals in one core ``State``.
+
+The training fast path. Every row is one learner against ``opponents`` (as in
+``zolik/Zolik-v0``: ``"random"`` or Policy objects with ``act_batch``); a step applies
+the learner's actions to all rows in one core call, then plays opponents batched: on
+each pass, the rows whose opponent is to act are stepped together (``act_batch`` per
+opponent), until every row waits for its learner again. Finished deals restart at once
+(SB3 auto-reset, ``game.reset_where``): the returned observation is the new deal's; the
+last one is ``infos[i]["terminal_observation"]``, with ``deal_scores``, ``winner``,
+``seat`` and ``TimeLimit.truncated`` for deals cut off.
+
+``action_masks()`` is ``bool (num_envs, 2658)`` for sb3-contrib's ``MaskablePPO``;
+observations are the learner's int16 view, rewards the ``reward`` mode's entry of the
+learner's seat (see ``zolik_env.envs.zolik_common``). Deal seeds and learner seats come
+from ``(seed, env index, episode)``, so runs are reproducible for the same ``seed`` and
+``num_envs`` (the random opponents draw from one generator shared by all rows).
+An illegal learner action raises ``ValueError`` naming the env and the move.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import gymnasium
+import numpy as np
+from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvStepReturn
+
+from zolik_env.envs.zolik_common import (
+    advance,
+    check_reward_mode,
+    make_rules,
+    mix64,
+    observation_space,
+    resolve_opponents,
+    shape_rewards,
+)
+from zolik_env.rummy import actions, game, options
+from zolik_env.rummy.observe import observe
+
+
+class ZolikVecEnv(VecEnv):
+    """``num_envs`` learner-vs-opponents deals stepped together; see the module docstring."""
+
+    def __init__(self, num_envs: int, rules: str | options.RuleSet = "cz",
+                 num_players: int | None = None, opponents: Any = None,
+                 rule_options: dict[str, Any] | None = None, reward: str = "score",
+                 seed: int = 0) -> None:
+        self.rules = make_rules(rules, num_players, rule_options)
+        self.reward_mode = check_reward_mode(reward)
+        self.opponents = resolve_opponents(opponents, self.rules.num_players)
+        self.render_mode = None
+        super().__init__(num_envs, observation_space(self.rules),
+                         gymnasium.spaces.Discrete(actions.NUM_ACTIONS))
+        self._actions = np.zeros(num_envs, np.int64)
+        self.num_decisions = 0  # learner and opponent moves played so far (for benchmarks)
+        self._start(seed)
+
+    def _start(self, seed: int) -> None:
+        self._seed = np.uint64(int(seed) % 2**64)
+        self._episodes = np.zeros(self.num_envs, np.uint64)
+        self._rng = np.random.default_rng(int(seed) % 2**63)
+        self.learner = np.zeros(self.num_envs, np.int64)
+        self.state = game.init(self.rules, np.zeros(self.num_envs, np.int64))
+        self._new_deals(np.arange(self.num_envs))
+        self._fresh = True  # the first reset() returns these deals
+
+    def _new_deals(self, rows: np.ndarray) -> None:
+        """Fresh deals in ``rows``, played up to each learner's first move."""
+        while rows.size:
+            key = mix64(mix64(self._seed ^ mix64(rows.astype(np.uint64))) + self._episodes[rows])
+            self._episodes[rows] += np.uint64(1)
+            self.learner[rows] = (mix64(key) % np.uint64(self.rules.num_players)).astype(np.int64)
+            self.state = game.reset_where(self.rules, self.state, rows,
+                                          (key >> np.uint64(1)).astype(np.int64))
+            self.state, moves = advance(self.rules, self.state, self.learner, self.opponents,
+                                        self._rng)
+            self.num_decisions += moves
+            rows = np.flatnonzero(self.state.done)  # ended before the learner moved: redeal
+        self._mask: np.ndarray | None = None
+
+    def reset(self) -> np.ndarray:
+        """New deals in every env; a ``seed(s)`` call before restarts the seed sequence."""
+        if self._seeds[0] is not None:
+            self._start(self._seeds[0])
+            self._reset_seeds()
+        elif not self._fresh:
+            self._new_deals(np.arange(self.num_envs))
+        self._fresh = False
+        return observe(self.rules, self.state, self.learner)
+
+    def step_async(self, actions: np.ndarray) -> None:
+        self._actions = np.asarray(actions, np.int64).reshape(self.num_envs)
+
+    def _check(self, a: np.ndarray) -> None:
+        mask = self.action_masks()
+        ok = (a >= 0) & (a < actions.NUM_ACTIONS)
+        ok[ok] = mask[np.flatnonzero(ok), a[ok]]
+        if not ok.all():
+            i = int(np.flatnonzero(~ok)[0])
+            name = (repr(actions.action_to_string(int(a[i])))
+                    if 0 <= a[i] < actions.NUM_ACTIONS else "out of range")
+            raise ValueError(f"env {i}: illegal learner action {int(a[i])} ({name}) for seat "
+                             f"{int(self.learner[i])}")
+
+    def step_wait(self) -> VecEnvStepReturn:
+        a = self._actions
+        self._check(a)
+        state, _, _, _ = game.step(self.rules, self.state, a, validate=False)
+        self.state, moves = advance(self.rules, state, self.learner, self.opponents, self._rng)
+        self.num_decisions += moves + self.num_envs
+        self._mask = None
+        done = self.state.done.copy()
+        rewards = np.zeros(self.num_envs, np.float32)
+        infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
+        if done.any():
+            rows = np.flatnonzero(done)
+            ended = self.state.take(rows)
+            seat = self.learner[rows]
+            shaped = shape_rewards(self.rules, game.rewards_of(self.rules, ended), ended.winner,
+                                   self.reward_mode)
+            rewards[rows] = shaped[np.arange(rows.size), seat]
+            last = observe(self.rules, ended, seat)
+            for j, i in enumerate(rows):
+                infos[i] = {"terminal_observation": last[j], "seat": int(seat[j]),
+                            "deal_scores": ended.scores[j].tolist(),
+                            "winner": int(ended.winner[j]),
+                            "TimeLimit.truncated": bool(ended.truncated[j])}
+            self._new_deals(rows)
+        return observe(self.rules, self.state, self.learner), rewards, done, infos
+
+    def action_masks(self) -> np.ndarray:
+        """bool (num_envs, 2658): each learner's legal moves."""
+        if self._mask is None:
+            self._mask = game.legal_action_mask(self.rules, self.state)
+        return self._mask
+
+    def close(self) -> None:
+        return None
+
+    def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
+        return [getattr(self, attr_name)] * len(self._indices(indices))
+
+    def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
+        setattr(self, attr_name, value)
+
+    def env_method(self, method_name: str, *method_args: Any, indices: Any = None,
+                   **method_kwargs: Any) -> list[Any]:
+        rows = self._indices(indices)
+        if method_name == "action_masks":
+            return list(self.action_masks()[rows])
+        return [getattr(self, method_name)(*method_args, **method_kwargs) for _ in rows]
+
+    def env_is_wrapped(self, wrapper_class: type, indices: Any = None) -> list[bool]:
+        return [False] * len(self._indices(indices))
+
+    def has_attr(self, attr_name: str) -> bool:
+        return hasattr(self, attr_name)
+
+    def _indices(self, indices: int | Iterable[int] | None) -> list[int]:
+        if indices is None:
+            return list(range(self.num_envs))
+        return [indices] if isinstance(indices, int) else list(indices)
