@@ -18,6 +18,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "bench": ("zolik_env.rummy.bench", "throughput of the batched Žolík core (a table)"),
     "bench-env": ("zolik_env.envs.bench_vec", "throughput of the Žolík VecEnv vs the raw core"),
     "replay": ("zolik_env.envs.replay", "print a recorded Žolík game (JSONL) turn by turn"),
+    "eval": ("eval.cli", "duplicate-deal evaluation of agents: intervals, ratings, report"),
     "dice": ("zolik_env.dice.cli",
              "Pět kostek: exact solver, optimal play, PPO vs optimum, benchmark"),
 }

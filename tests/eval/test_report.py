@@ -1,0 +1,85 @@
+"""Reports are written and readable; the config loader and the CLI."""
+
+import csv
+import json
+
+import pytest
+import yaml
+
+from agents.random_policy import RandomPolicy
+from eval import cli
+from eval.config import EVAL_SEED_START, EvalConfig, load_config
+from eval.tournament import run
+from tests.eval.policies import MeldFirst
+from zolik_env.cli import SUBCOMMANDS
+
+
+@pytest.fixture(scope="module")
+def report_dir(tmp_path_factory):
+    out = tmp_path_factory.mktemp("eval")
+    cfg = EvalConfig(agents=("meld_first", "random"), players=4, deals=4, chunk_deals=4,
+                     workers=1, progress=False, bootstrap=200, out=str(out))
+    result = run(cfg, [MeldFirst(), RandomPolicy()])
+    assert result.out_dir == out
+    return out
+
+
+def test_write_report__json_and_csv_are_readable(report_dir):
+    data = json.loads((report_dir / "results.json").read_text())
+    assert [a["agent"] for a in data["agents"]] == ["meld_first", "random"]
+    assert data["rules"]["num_players"] == 4 and data["config"]["deals"] == 4
+    assert set(data["agents"][0]) >= {"score", "reward", "win", "opened", "out"}
+    assert data["win_matrix"]["rates"][0][1] + data["win_matrix"]["rates"][1][0] == 1
+    with (report_dir / "games.csv").open() as f:
+        games = list(csv.DictReader(f))
+    assert len(games) == 4 * 2 * 4  # deals x rotations x seats
+    with (report_dir / "seats.csv").open() as f:
+        seats = list(csv.DictReader(f))
+    assert [(r["agent"], r["seat"]) for r in seats][:2] == [("meld_first", "0"),
+                                                            ("meld_first", "1")]
+    assert float(seats[0]["score_low"]) <= float(seats[0]["score_mean"])
+    resolved = load_config(report_dir / "config.yaml")
+    assert resolved.players == 4 and resolved.agents == ("meld_first", "random")
+
+
+def test_write_report__pages_and_plots(report_dir):
+    for name in ("scores.png", "win_matrix.png", "ratings.png"):
+        assert (report_dir / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", name
+    md = (report_dir / "report.md").read_text()
+    assert "| meld_first |" in md and "![Ratings](ratings.png)" in md
+    page = (report_dir / "report.html").read_text()
+    assert page.count("<table>") == 2 and 'src="win_matrix.png"' in page
+
+
+def test_load_config__unknown_keys_and_training_seeds_are_errors(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("agents: [random, random]\ndeal: 10\nworkerz: 2\n")
+    with pytest.raises(ValueError, match="'deal', 'workerz'"):
+        load_config(bad)
+    with pytest.raises(ValueError, match="training seeds"):
+        EvalConfig(seed_start=5)
+    with pytest.raises(ValueError, match="agents"):
+        EvalConfig(agents=("random",))
+
+
+def test_default_config__matches_the_dataclass_defaults():
+    path = "configs/eval/default.yaml"
+    with open(path, encoding="utf-8") as f:
+        values = yaml.safe_load(f)
+    assert set(values) == set(EvalConfig().to_dict())
+    assert load_config(path) == EvalConfig()
+    assert EvalConfig().seed_start == EVAL_SEED_START == 2 * 10**9
+    assert load_config(path, deals=7, preset=None).deals == 7
+
+
+def test_cli__prints_the_table_and_writes_the_report(tmp_path, capsys):
+    assert SUBCOMMANDS["eval"][0] == "eval.cli"
+    code = cli.main(["--agents", "random", "random", "--deals", "2", "--chunk-deals", "2",
+                     "--workers", "1", "--out", str(tmp_path), "--no-plots", "--no-progress",
+                     "--preset", "sk"])
+    assert code == 0
+    printed = capsys.readouterr().out
+    assert "score (higher is better)" in printed and "random#2" in printed
+    assert (tmp_path / "results.json").exists() and not (tmp_path / "scores.png").exists()
+    assert cli.main(["--agents", "random", "nobody", "--deals", "2"]) == 2
+    assert "unknown agent 'nobody'" in capsys.readouterr().err
