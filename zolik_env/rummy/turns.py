@@ -14,8 +14,19 @@ from zolik_env.rummy.values import cell_values, hand_values
 
 Arrays = dict[str, np.ndarray]
 
-_TABLE = (("snap_kind", "meld_kind"), ("snap_key", "meld_key"), ("snap_cells", "cells"),
-          ("snap_owner", "cell_owner"))
+# (snapshot field, live field) pairs that UNDO restores, besides the acting seat's hand
+_SNAPSHOT = (("snap_discard_len", "discard_len"), ("snap_bottom", "bottom"),
+             ("snap_num_melds", "num_melds"), ("snap_kind", "meld_kind"),
+             ("snap_key", "meld_key"), ("snap_cells", "cells"), ("snap_owner", "cell_owner"))
+
+
+def _clear_obligations(d: Arrays, rows: np.ndarray) -> None:
+    """Nothing taken, laid or freed this turn."""
+    d["took_pile"][rows] = False
+    d["taken_unlaid"][rows] = 0
+    d["must_use"][rows] = -1
+    d["freed_jokers"][rows] = 0
+    d["laid"][rows] = False
 
 
 def begin_turn(rules: RuleSet, d: Arrays, rows: np.ndarray) -> None:
@@ -30,18 +41,11 @@ def begin_turn(rules: RuleSet, d: Arrays, rows: np.ndarray) -> None:
     cur = d["current"][rows]
     d["opened_before"][rows] = d["opened"][rows, cur]
     d["drawn"][rows] = -1
-    d["took_pile"][rows] = False
-    d["taken_unlaid"][rows] = 0
-    d["must_use"][rows] = -1
-    d["freed_jokers"][rows] = 0
-    d["laid"][rows] = False
+    _clear_obligations(d, rows)
     d["undone"][rows] = False
     d["snap_hand"][rows] = d["hands"][rows, cur]
     d["snap_known"][rows] = d["known_taken"][rows, cur]
-    d["snap_discard_len"][rows] = d["discard_len"][rows]
-    d["snap_bottom"][rows] = d["bottom"][rows]
-    d["snap_num_melds"][rows] = d["num_melds"][rows]
-    for snap, live in _TABLE:
+    for snap, live in _SNAPSHOT:
         d[snap][rows] = d[live][rows]
 
 
@@ -52,10 +56,7 @@ def undo(d: Arrays, rows: np.ndarray) -> None:
     cur = d["current"][rows]
     d["hands"][rows, cur] = d["snap_hand"][rows]
     d["known_taken"][rows, cur] = d["snap_known"][rows]
-    d["discard_len"][rows] = d["snap_discard_len"][rows]
-    d["bottom"][rows] = d["snap_bottom"][rows]
-    d["num_melds"][rows] = d["snap_num_melds"][rows]
-    for snap, live in _TABLE:
+    for snap, live in _SNAPSHOT:
         d[live][rows] = d[snap][rows]
     d["opened"][rows, cur] = d["opened_before"][rows]
     redraw = rows[d["took_pile"][rows]]
@@ -66,11 +67,7 @@ def undo(d: Arrays, rows: np.ndarray) -> None:
         d["stock_len"][redraw] = top
     drew = rows[d["drawn"][rows] >= 0]
     d["hands"][drew, d["current"][drew], d["drawn"][drew]] += 1
-    d["took_pile"][rows] = False
-    d["taken_unlaid"][rows] = 0
-    d["must_use"][rows] = -1
-    d["freed_jokers"][rows] = 0
-    d["laid"][rows] = False
+    _clear_obligations(d, rows)
     d["undone"][rows] = True
 
 
