@@ -1,12 +1,14 @@
 """Duplicate matches: every deal replayed with the agents rotated through the seats.
 
 **Seat scheme.** With n agents at P seats (n <= P) the base assignment gives seat s to
-agent ``s % n`` (two agents at four seats: A B A B). Rotation r shifts it by r seats
-(seat s plays agent ``(s + r) % P % n``); the distinct shifts are the rotations played:
-n = P gives all P cyclic rotations (A B C, B C A, C A B), two agents at four seats give
-A B A B and B A B A, two at three give A B A, B A A, A A B. Every agent thus holds every
-hand (the cards of each seat) in some rotation. Every deal is dealt with ``deal_index``
-0, so seat 0 always starts (cz/sk: with 15 cards and a discard).
+agent ``s % n`` (two agents at four seats: A B A B). The assignments played are the
+distinct ones among the P seat shifts of the base and its n relabellings (agent
+``(s + r) % P % n + k`` mod n at seat s): n = P gives the P cyclic rotations (A B C,
+B C A, C A B), two agents at four seats A B A B and B A B A, two at three A B A, B A A,
+A A B, B A B, A B B, B B A. Every agent thus holds every hand (the cards of each seat)
+in some rotation, and every agent holds the same number of seats over all rotations.
+Every deal is dealt with ``deal_index`` 0, so seat 0 always starts (cz/sk: with 15
+cards and a discard).
 
 **Randomness.** Agents draw from their own generators: with ``rng_scope="deal"`` one per
 (eval seed, deal seed, rotation, agent), and agents act row by row, so a deal plays the
@@ -36,10 +38,11 @@ def seat_rotations(num_agents: int, num_players: int) -> np.ndarray:
         raise ValueError(f"{num_agents} agents cannot share {num_players} seats")
     base = np.arange(num_players) % num_agents
     rotations: list[tuple[int, ...]] = []
-    for r in range(num_players):
-        shifted = tuple(int(a) for a in np.roll(base, -r))
-        if shifted not in rotations:
-            rotations.append(shifted)
+    for k in range(num_agents):
+        for r in range(num_players):
+            shifted = tuple(int(a) for a in (np.roll(base, -r) + k) % num_agents)
+            if shifted not in rotations:
+                rotations.append(shifted)
     return np.array(rotations, np.int64)
 
 

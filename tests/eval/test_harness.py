@@ -13,16 +13,21 @@ SEEDS = 2_000_000_000 + np.arange(6)
 
 
 @pytest.mark.parametrize("agents, players", [(2, 2), (2, 3), (2, 4), (3, 3), (4, 4), (3, 4)])
-def test_seat_rotations__every_agent_sits_at_every_seat(agents, players):
+def test_seat_rotations__every_agent_sits_at_every_seat_equally_often(agents, players):
     rotations = seat_rotations(agents, players)
     for a in range(agents):
         assert (rotations == a).any(0).all(), (a, rotations)
+    seats_held = [(rotations == a).sum() for a in range(agents)]
+    assert len(set(seats_held)) == 1, seats_held
     assert len({tuple(r) for r in rotations}) == len(rotations)
 
 
 def test_seat_rotations__documented_schemes():
     assert seat_rotations(2, 4).tolist() == [[0, 1, 0, 1], [1, 0, 1, 0]]
     assert seat_rotations(3, 3).tolist() == [[0, 1, 2], [1, 2, 0], [2, 0, 1]]
+    assert seat_rotations(2, 3).tolist() == [[0, 1, 0], [1, 0, 0], [0, 0, 1],
+                                             [1, 0, 1], [0, 1, 1], [1, 1, 0]]
+    assert len(seat_rotations(3, 4)) == 12
     with pytest.raises(ValueError, match="cannot share"):
         seat_rotations(3, 2)
 
