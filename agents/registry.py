@@ -11,6 +11,8 @@ from zolik_env.rummy.options import RuleSet
 # name -> "module:factory"; a factory takes (rules, argument) and returns a Policy
 AGENTS: dict[str, str] = {
     "random": "agents.random_policy:make",
+    "greedy": "agents.greedy:make",
+    "planner": "agents.planner:make",
 }
 
 

@@ -1,0 +1,213 @@
+"""Meld candidates of a hand and the best disjoint choice of them (hand decomposition).
+
+A *candidate* is a run (≥ 3 consecutive positions of one suit) or a set (3-4 ranks-equal
+cards of different suits) that the hand can lay, with at most one joker: every such meld
+is valid under all presets (a joker always has ≥ 2 naturals beside it, never a
+neighbour joker) and is reachable through the action table as a 3-card pattern plus
+lay-offs on the new meld (``table_model.meld_steps``).
+
+``best_melds`` is an exact search over the hand's count vector: the lowest natural card
+is either left in hand (its *dead value*) or laid in one of the candidates whose lowest
+natural it is; sub-hands are memoised. It returns the best value overall and the best
+value among choices holding a joker-free run (cz/sk openings need one).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from zolik_env.rummy.cards import JOKER, NUM_RANKS, NUM_SUITS
+from zolik_env.rummy.melds import (
+    NUM_POSITIONS,
+    hand_card_value,
+    position_rank,
+    position_value,
+    set_card_value,
+)
+from zolik_env.rummy.options import RuleSet
+
+NEG = -1.0e9
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One meld the hand can lay: ``cards`` in table order (JOKER for the joker)."""
+
+    cards: tuple[int, ...]
+    naturals: tuple[int, ...]  # the natural kinds, ascending
+    jokers: int
+    is_run: bool
+    points: int  # meld value (opening points; jolly's laid score)
+    penalty: int  # what the cards would cost if left in hand
+    low: int = 0  # a run's first position (1 = low ace .. 14 = high ace); 0 for a set
+
+    @property
+    def clean_run(self) -> bool:
+        return self.is_run and self.jokers == 0
+
+
+def _run_card(suit: int, position: int) -> int:
+    return suit * NUM_RANKS + position_rank(position)
+
+
+def _runs(counts: np.ndarray, jokers: int, rules: RuleSet) -> list[Candidate]:
+    """Every run of ≥ 3 positions the hand holds, with at most one joker (never two in a
+    run: not adjacent anywhere, and the fewest jokers per natural)."""
+    out = []
+    limit = min(jokers, 1)
+    for suit in range(NUM_SUITS):
+        present = [counts[_run_card(suit, p)] > 0 for p in range(NUM_POSITIONS + 1)]
+        for low in range(1, NUM_POSITIONS - 1):
+            cards: list[int] = []
+            missing = 0
+            for position in range(low, NUM_POSITIONS + 1):
+                if position == NUM_POSITIONS and low == 1:
+                    break  # A ... K A would need both copies of one ace
+                if present[position]:
+                    cards.append(_run_card(suit, position))
+                else:
+                    missing += 1
+                    if missing > limit:
+                        break
+                    cards.append(JOKER)
+                if len(cards) >= 3 and len(cards) - missing >= 2:
+                    out.append(_candidate(tuple(cards), True, rules, low))
+    return out
+
+
+def _sets(counts: np.ndarray, jokers: int, rules: RuleSet) -> list[Candidate]:
+    """Every set of 3-4 cards the hand holds, with at most one joker."""
+    out = []
+    for rank in range(NUM_RANKS):
+        suits = [s for s in range(NUM_SUITS) if counts[s * NUM_RANKS + rank] > 0]
+        for size in (3, 4):
+            for chosen in itertools.combinations(suits, size):
+                out.append(_candidate(tuple(s * NUM_RANKS + rank for s in chosen), False, rules))
+            if jokers and size - 1 >= 2:
+                for chosen in itertools.combinations(suits, size - 1):
+                    cards = (*(s * NUM_RANKS + rank for s in chosen), JOKER)
+                    out.append(_candidate(cards, False, rules))
+    return out
+
+
+def _candidate(cards: tuple[int, ...], is_run: bool, rules: RuleSet,
+               low: int = 0) -> Candidate:
+    naturals = tuple(sorted(c for c in cards if c != JOKER))
+    if is_run:
+        points = sum(position_value(low + i, rules) for i in range(len(cards)))
+    else:
+        points = set_card_value(naturals[0] % NUM_RANKS, rules) * len(cards)
+    penalty = sum(hand_card_value(c, rules) for c in cards)
+    return Candidate(cards, naturals, len(cards) - len(naturals), is_run, points, penalty, low)
+
+
+def candidates(counts: np.ndarray, jokers: int, rules: RuleSet) -> list[Candidate]:
+    """All runs and sets the hand ``counts`` (53,) could lay with up to ``jokers`` jokers."""
+    return _runs(counts, jokers, rules) + _sets(counts, jokers, rules)
+
+
+@dataclass(frozen=True, slots=True)
+class Best:
+    """The best choice of melds and its value; ``clean_*`` among choices with a clean run."""
+
+    value: float
+    melds: tuple[Candidate, ...]
+    clean_value: float
+    clean_melds: tuple[Candidate, ...]
+
+
+def best_melds(counts: np.ndarray, jokers: int, rules: RuleSet,
+               meld_value: Callable[[Candidate], float],
+               dead_value: Sequence[float] | None = None) -> Best:
+    """The disjoint melds of the hand ``counts`` (natural kinds; jokers apart) maximising
+    the sum of ``meld_value`` over laid melds plus ``dead_value[kind]`` over cards kept."""
+    kinds = [int(k) for k in np.flatnonzero(counts[:JOKER])]
+    index = {k: i for i, k in enumerate(kinds)}
+    cands = candidates(counts, jokers, rules)
+    by_low: list[list[tuple[tuple[int, ...], int, float, Candidate]]] = [[] for _ in kinds]
+    for cand in cands:
+        uses = tuple(index[k] for k in cand.naturals)
+        by_low[uses[0]].append((uses, cand.jokers, meld_value(cand), cand))
+    dead = [dead_value[k] if dead_value is not None else 0.0 for k in kinds]
+    memo: dict[tuple[int, ...], tuple[float, tuple[Candidate, ...], float,
+                                      tuple[Candidate, ...]]] = {}
+
+    def solve(state: tuple[int, ...]) -> tuple[float, tuple[Candidate, ...], float,
+                                              tuple[Candidate, ...]]:
+        if state in memo:
+            return memo[state]
+        low = next((i for i in range(len(kinds)) if state[i]), -1)
+        if low < 0:
+            return 0.0, (), NEG, ()
+        rest = list(state)
+        rest[low] -= 1
+        v, m, cv, cm = solve(tuple(rest))
+        best = (v + dead[low], m, cv + dead[low], cm)
+        for uses, jk, value, cand in by_low[low]:
+            if jk > state[-1] or any(state[i] == 0 for i in uses):
+                continue
+            after = list(state)
+            for i in uses:
+                after[i] -= 1
+            after[-1] -= jk
+            v, m, cv, cm = solve(tuple(after))
+            best = _merge(best, value, cand, v, m, cv, cm)
+        memo[state] = best
+        return best
+
+    start = (*(int(counts[k]) for k in kinds), jokers)
+    v, m, cv, cm = solve(start)
+    return Best(v, m, cv, cm)
+
+
+def _merge(best: tuple[float, tuple[Candidate, ...], float, tuple[Candidate, ...]],
+           value: float, cand: Candidate, v: float, m: tuple[Candidate, ...], cv: float,
+           cm: tuple[Candidate, ...]) -> tuple[float, tuple[Candidate, ...], float,
+                                               tuple[Candidate, ...]]:
+    """Fold "lay ``cand`` then the best of the rest" into ``best``."""
+    bv, bm, bcv, bcm = best
+    if value + v > bv:
+        bv, bm = value + v, (cand, *m)
+    clean = value + (v if cand.clean_run else cv)
+    if clean > bcv:
+        bcv, bcm = clean, (cand, *(m if cand.clean_run else cm))
+    return bv, bm, bcv, bcm
+
+
+def greedy_melds(counts: np.ndarray, jokers: int, rules: RuleSet) -> list[Candidate]:
+    """Melds picked one at a time, most cards first, then the highest penalty removed."""
+    cands = sorted(candidates(counts, jokers, rules),
+                   key=lambda c: (-len(c.cards), -c.penalty, c.cards))
+    left = counts.astype(np.int64).copy()
+    left[JOKER] = jokers
+    chosen = []
+    for cand in cands:
+        if cand.jokers > left[JOKER] or any(left[k] == 0 for k in cand.naturals):
+            continue
+        for k in cand.naturals:
+            left[k] -= 1
+        left[JOKER] -= cand.jokers
+        chosen.append(cand)
+    return chosen
+
+
+def shrink(cand: Candidate, rules: RuleSet) -> list[tuple[Candidate, int]]:
+    """Smaller melds left when one end natural of ``cand`` stays in hand: (meld, card kept)."""
+    if len(cand.cards) < 4:
+        return []
+    out = []
+    if cand.is_run:
+        for cards, low, kept in ((cand.cards[1:], cand.low + 1, cand.cards[0]),
+                                 (cand.cards[:-1], cand.low, cand.cards[-1])):
+            if kept != JOKER and len(cards) - cards.count(JOKER) >= 2:
+                out.append((_candidate(cards, True, rules, low), kept))
+        return out
+    for kept in cand.naturals:
+        cards = tuple(c for c in cand.cards if c != kept)
+        if len(cards) - cards.count(JOKER) >= 2:
+            out.append((_candidate(cards, False, rules), kept))
+    return out

@@ -1,0 +1,63 @@
+"""Named numpy views of one flat Žolík observation, for the heuristic agents.
+
+    view = decode(obs, rules)        # dict of views, no copies
+    view["hand"]                     # int16 (53,) own cards by kind
+    view["known_taken"]              # int16 (P, 53), seat 0 = the observer
+
+The slices and shapes are ``zolik_env.rummy.observe.obs_layout``; nothing here reads the
+core's State. Imports only numpy and the public ``zolik_env.rummy`` modules.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from zolik_env.rummy.observe import obs_layout
+from zolik_env.rummy.options import RuleSet
+
+View = dict[str, np.ndarray]
+
+PHASE_DRAW, PHASE_PLAY, PHASE_OVER = 0, 1, 2
+# turn_flags columns (observe.py): took a discard/bottom card, laid, undone, opened before,
+# freed jokers still to lay
+FLAG_TOOK, FLAG_LAID, FLAG_UNDONE, FLAG_OPENED_BEFORE, FLAG_FREED = range(5)
+
+
+@functools.lru_cache(maxsize=64)
+def slices(rules: RuleSet) -> tuple[tuple[str, int, int, tuple[int, ...]], ...]:
+    """``(name, start, stop, shape)`` of every slice of the (unprivileged) observation."""
+    out, start = [], 0
+    for name, shape in obs_layout(rules):
+        size = int(np.prod(shape))
+        out.append((name, start, start + size, shape))
+        start += size
+    return tuple(out)
+
+
+def decode(obs: np.ndarray, rules: RuleSet) -> View:
+    """Views of ``obs`` int16 (OBS,) by slice name, shaped as ``obs_layout`` says."""
+    return {name: obs[start:stop].reshape(shape) for name, start, stop, shape in slices(rules)}
+
+
+def phase(view: View) -> int:
+    """0 draw, 1 play, 2 over."""
+    return int(np.argmax(view["phase"]))
+
+
+def scalar(view: View, name: str) -> int:
+    """A one-value slice as an int (``stock_size``, ``round``, ``opening_points``, ...)."""
+    return int(view[name][0])
+
+
+def flag(view: View, column: int) -> bool:
+    return bool(view["turn_flags"][column])
+
+
+def turn_key(view: View) -> bytes:
+    """A fingerprint of the seat's position within one turn: the hand plus the piles' sizes
+    and the round (the hand changes with every lay, the rest only between turns)."""
+    extra = np.array([scalar(view, "stock_size"), scalar(view, "discard_size"),
+                      scalar(view, "round"), phase(view)], np.int16)
+    return view["hand"].tobytes() + extra.tobytes()
