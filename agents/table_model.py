@@ -42,7 +42,7 @@ class TableMeld:
 
 def decode_table(view: dict[str, np.ndarray]) -> list[TableMeld]:
     kinds, keys, cells = view["meld_kind"], view["meld_key"], view["meld_cells"]
-    return [TableMeld(m, int(kinds[m]) == A.RUN, int(keys[m]), [int(v) for v in cells[m]])
+    return [TableMeld(int(m), int(kinds[m]) == A.RUN, int(keys[m]), [int(v) for v in cells[m]])
             for m in np.flatnonzero(kinds)]
 
 

@@ -218,4 +218,4 @@ class PlanCache:
 
     def get(self, view: ov.View, mask: np.ndarray) -> int | None:
         action = self.store.pop(ov.turn_key(view), None)
-        return action if action is not None and mask[action] else None
+        return int(action) if action is not None and mask[action] else None

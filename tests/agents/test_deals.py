@@ -63,3 +63,13 @@ def test_registry__builds_the_heuristic_agents_and_rejects_arguments():
     assert make_agent("planner", r).name == "planner"
     with pytest.raises(ValueError, match="takes no argument"):
         make_agent("planner:deep", r)
+
+
+def test_strength__duplicate_deals_swap_seats_and_give_an_interval():
+    from agents.strength import duplicate_differences, interval
+
+    diffs = duplicate_differences("cz", 2, "greedy", "greedy", [3])
+    assert np.allclose(diffs, 0.0)  # the same agent on both sides of a duplicate deal
+    diffs = duplicate_differences("cz", 2, "planner", "greedy", [3, 4, 5])
+    mean, low, high = interval(diffs)
+    assert diffs.shape == (3,) and low < mean < high and mean > 0
