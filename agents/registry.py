@@ -11,6 +11,7 @@ from zolik_env.rummy.options import RuleSet
 # name -> "module:factory"; a factory takes (rules, argument) and returns a Policy
 AGENTS: dict[str, str] = {
     "random": "agents.random_policy:make",
+    "ppo": "agents.ppo:make",
     "greedy": "agents.greedy:make",
     "planner": "agents.planner:make",
 }

@@ -1,0 +1,158 @@
+"""``ppo:PATH``: a MaskablePPO checkpoint (``train.ppo``) as a Policy.
+
+A checkpoint is ``NAME.zip`` (sb3-contrib's format: weights, optimizer, hyper-parameters)
+plus ``NAME.json`` beside it with the rules it was trained for (preset, non-default
+options, players). ``PATH`` may also be a run dir: its ``final.zip``, else its newest
+``checkpoints/step_*.zip``.
+
+**Observation scaling** lives inside the network: ``ScaledObs``, the policy's features
+extractor, multiplies the int16 observation by a fixed per-entry scale (``obs_scale``,
+from the slice layout) and clips to [-5, 5]. The scale is a buffer of the saved network,
+so training, evaluation and this loader apply exactly the same transform; the policy is
+fed the VecEnv's raw int16 observation (SB3 only casts a ``Box`` to float).
+
+Acting: the masked logits give a distribution over legal moves; ``act_batch`` samples it
+with the given numpy generator (inverse CDF of one uniform per row), or takes the argmax
+when ``deterministic``. Same checkpoint, observations, masks and generator state give
+the same moves. This module imports no ``train`` code (STYLE.md §2).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from gymnasium import spaces
+from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
+
+from agents.base import SingleFromBatched
+from zolik_env.envs.replay import rule_options_of
+from zolik_env.rummy.observe import obs_layout
+from zolik_env.rummy.options import RuleSet
+
+# divisor per observation slice (others are counts 0..2 or flags, left as they are)
+_SLICE_DIVISORS = {"meld_kind": 2.0, "meld_key": 13.0, "meld_cells": 2.0, "discard_newest": 53.0,
+                   "discard_size": 50.0, "stock_size": 100.0, "hand_sizes": 20.0, "round": 50.0,
+                   "opening_points": 100.0, "rebuilds": 3.0, "scores": 100.0}
+CLIP = 5.0
+
+
+def obs_scale(rules: RuleSet) -> np.ndarray:
+    """float32 (OBS,): the factor applied to each observation entry."""
+    parts = [np.full(int(np.prod(shape)), 1.0 / _SLICE_DIVISORS.get(name, 1.0), np.float32)
+             for name, shape in obs_layout(rules)]
+    return np.concatenate(parts)
+
+
+class ScaledObs(BaseFeaturesExtractor):
+    """Features extractor: ``clip(obs * scale, -5, 5)``; ``scale`` is saved with the net."""
+
+    def __init__(self, observation_space: spaces.Box, scale: list[float]) -> None:
+        super().__init__(observation_space, features_dim=len(scale))
+        self.register_buffer("scale", torch.tensor(scale, dtype=torch.float32))
+
+    def forward(self, observations: torch.Tensor) -> torch.Tensor:
+        return torch.clamp(observations.float() * self.scale, -CLIP, CLIP)
+
+
+def rules_meta(rules: RuleSet) -> dict[str, Any]:
+    """What a checkpoint's ``.json`` records of its rules."""
+    return {"rules": rules.name, "num_players": rules.num_players,
+            "rule_options": rule_options_of(rules)}
+
+
+def write_meta(zip_path: Path, rules: RuleSet, **extra: Any) -> None:
+    """Write ``zip_path``'s ``.json`` sidecar (rules plus ``extra``, e.g. the step)."""
+    meta = {**rules_meta(rules), **extra}
+    Path(zip_path).with_suffix(".json").write_text(json.dumps(meta, indent=1, default=str))
+
+
+def resolve_checkpoint(path: str | Path) -> Path:
+    """The ``.zip`` named by ``path``: a file, or a run dir's final / newest checkpoint."""
+    p = Path(path)
+    if p.is_dir():
+        if (p / "final.zip").exists():
+            return p / "final.zip"
+        steps = sorted((p / "checkpoints").glob("step_*.zip"),
+                       key=lambda q: int(q.stem.split("_")[1]))
+        if not steps:
+            raise FileNotFoundError(f"no final.zip or checkpoints/step_*.zip in {p}")
+        return steps[-1]
+    if p.suffix != ".zip":
+        p = p.with_suffix(".zip")
+    if not p.exists():
+        raise FileNotFoundError(f"no PPO checkpoint at {p}")
+    return p
+
+
+def check_meta(zip_path: Path, rules: RuleSet) -> None:
+    """Raise ``ValueError`` unless the checkpoint was trained for ``rules``."""
+    side = zip_path.with_suffix(".json")
+    if not side.exists():
+        raise ValueError(f"{zip_path} has no {side.name} recording its rules")
+    saved = json.loads(side.read_text())
+    want = rules_meta(rules)
+    diff = {k: (saved.get(k), v) for k, v in want.items() if saved.get(k) != v}
+    if diff:
+        detail = ", ".join(f"{k}: checkpoint {a!r} vs requested {b!r}" for k, (a, b) in
+                           diff.items())
+        raise ValueError(f"PPO checkpoint {zip_path} was trained for other rules ({detail})")
+
+
+class PPOPolicy(SingleFromBatched):
+    """A MaskablePPO actor as a Policy (see the module docstring)."""
+
+    def __init__(self, policy: Any, name: str = "ppo", deterministic: bool = False) -> None:
+        self.policy = policy
+        self.name = name
+        self.deterministic = deterministic
+
+    @torch.no_grad()
+    def probabilities(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """float64 (B, A): the move distribution, zero on illegal moves.
+
+        The actor's path of ``MaskableActorCriticPolicy.get_distribution`` (features,
+        actor MLP, action logits), without the distribution objects; masked softmax here.
+        """
+        net = self.policy
+        net.set_training_mode(False)
+        x = torch.as_tensor(np.asarray(obs), dtype=torch.float32)
+        latent = net.mlp_extractor.forward_actor(net.pi_features_extractor(x))
+        logits = net.action_net(latent).masked_fill(~torch.as_tensor(np.asarray(mask, bool)),
+                                                     -torch.inf)
+        return torch.softmax(logits, 1).double().numpy()
+
+    def act_batch(self, obs: np.ndarray, mask: np.ndarray,
+                  rng: np.random.Generator) -> np.ndarray:
+        probs = self.probabilities(obs, mask)
+        if self.deterministic:
+            return np.argmax(probs, 1).astype(np.int64)
+        cdf = np.cumsum(probs, 1)
+        u = rng.random(len(probs))[:, None] * cdf[:, -1:]
+        picks = (cdf <= u).sum(1)
+        # never past the last legal move (rounding at the top of the cdf)
+        last = mask.shape[1] - 1 - np.argmax(np.asarray(mask)[:, ::-1], 1)
+        return np.minimum(picks, last).astype(np.int64)
+
+
+def load(path: str | Path, rules: RuleSet | None = None, deterministic: bool = False,
+         name: str | None = None) -> PPOPolicy:
+    """Load a checkpoint as a Policy; with ``rules``, check it was trained for them."""
+    from sb3_contrib import MaskablePPO
+
+    zip_path = resolve_checkpoint(path)
+    if rules is not None:
+        check_meta(zip_path, rules)
+    model = MaskablePPO.load(zip_path, device="cpu")
+    return PPOPolicy(model.policy, name or f"ppo:{zip_path}", deterministic)
+
+
+def make(rules: RuleSet, argument: str = "") -> PPOPolicy:
+    """Registry factory for ``ppo:PATH`` (``ppo:PATH:argmax`` plays deterministically)."""
+    if not argument:
+        raise ValueError("ppo needs a checkpoint: ppo:PATH (a .zip or a run dir)")
+    deterministic = argument.endswith(":argmax")
+    return load(argument.removesuffix(":argmax"), rules, deterministic, name=f"ppo:{argument}")

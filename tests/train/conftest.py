@@ -1,0 +1,28 @@
+"""A tiny PPO self-play config and one shared tiny run (module-scoped)."""
+
+import pytest
+import torch
+
+from train import ppo
+from train.config import make_config
+
+torch.set_num_threads(1)
+
+TINY = {
+    "exp_name": "tiny", "seed": 3, "total_steps": 128, "num_envs": 4, "n_steps": 16,
+    "batch_size": 32, "n_epochs": 1, "net_arch": [16], "snapshot_every": 64,
+    "checkpoint_every": 64, "eval_every": 128, "eval_opponents": ["greedy"], "eval_deals": 2,
+    "pool": {"latest": 0.5, "past": 0.25, "greedy": 0.25}, "rule_options": {"max_turns": 40},
+    "progress": False,
+}
+
+
+def tiny_config(tmp_path, **changes):
+    return make_config({**TINY, "run_root": str(tmp_path / "runs"), **changes})
+
+
+@pytest.fixture(scope="session")
+def tiny_run(tmp_path_factory):
+    """(config, RunResult) of one finished 128-step run."""
+    cfg = tiny_config(tmp_path_factory.mktemp("tiny"))
+    return cfg, ppo.run(cfg)

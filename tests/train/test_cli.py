@@ -1,0 +1,49 @@
+"""``zolik train``: runs from a config with overrides; a real ``kill -9`` then ``--resume``."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+import yaml
+
+from tests.train.conftest import TINY
+from train import cli, ppo
+
+
+def test_cli__config_with_overrides(tmp_path, capsys):
+    path = tmp_path / "tiny.yaml"
+    path.write_text(yaml.safe_dump({**TINY, "run_root": str(tmp_path / "runs")}))
+    assert cli.main(["--config", str(path), "--set", "total_steps=64", "--set", "eval_every=0",
+                     "--seed", "5"]) == 0
+    (run_dir,) = (tmp_path / "runs").iterdir()
+    cfg = ppo.read_config(run_dir)
+    assert cfg.total_steps == 64 and cfg.seed == 5 and run_dir.name.startswith("tiny__5__")
+    assert "64 steps" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        cli.main(["--resume", str(run_dir), "--set", "seed=2"])
+
+
+@pytest.mark.slow
+def test_cli__kill_9_then_resume(tmp_path):
+    path = tmp_path / "tiny.yaml"
+    path.write_text(yaml.safe_dump({**TINY, "run_root": str(tmp_path / "runs"),
+                                    "total_steps": 100_000, "eval_every": 0}))
+    proc = subprocess.Popen([sys.executable, "-m", "train.cli", "--config", str(path)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 90
+    while not list(tmp_path.glob("runs/*/checkpoints/step_192.zip")) and time.time() < deadline:
+        time.sleep(0.2)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    (run_dir,) = (tmp_path / "runs").iterdir()
+    config_text = (run_dir / "config.yaml").read_text()
+    last = ppo.checkpoints(run_dir / "checkpoints")[-1]
+    assert ppo.step_of(last) >= 192 and not (run_dir / "final.zip").exists()
+    model, _, _ = ppo.build(ppo.read_config(run_dir), run_dir)
+    assert model.num_timesteps == ppo.step_of(last)
+    assert cli.main(["--resume", str(run_dir), "--minutes", "0.05"]) == 0
+    assert (run_dir / "config.yaml").read_text() == config_text
+    assert ppo.step_of(ppo.checkpoints(run_dir / "checkpoints")[-1]) > ppo.step_of(last)

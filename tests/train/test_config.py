@@ -1,0 +1,50 @@
+"""``train.config``: YAML configs validated, overrides parsed."""
+
+import pathlib
+
+import pytest
+
+from train.config import PPOConfig, load_config, make_config, parse_overrides, to_dict
+
+CONFIGS = sorted(pathlib.Path("configs/ppo").glob("*.yaml"))
+
+
+def test_configs__repo_configs_load():
+    names = {p.stem for p in CONFIGS}
+    assert {"cz_2p", "cz_4p", "sk_2p", "jolly_2p"} <= names
+    for path in CONFIGS:
+        cfg = load_config(path)
+        assert cfg.rules().num_players == cfg.players
+
+
+def test_configs__default_yaml_matches_dataclass_defaults():
+    assert to_dict(load_config("configs/ppo/cz_2p.yaml")) == to_dict(PPOConfig())
+
+
+def test_config__unknown_key_is_an_error(tmp_path):
+    path = tmp_path / "bad.yaml"
+    path.write_text("preset: cz\ntotal_step: 10\n")
+    with pytest.raises(ValueError, match="total_step"):
+        load_config(path)
+
+
+@pytest.mark.parametrize("raw, match", [
+    ({"pool": {"latest": 1, "grredy": 1}}, "grredy"),
+    ({"pool": {"latest": 0}}, "positive sum"),
+    ({"players": 5}, "num_players"),
+    ({"rule_options": {"opening_pionts": 3}}, "opening_pionts"),
+    ({"eval_opponents": ["ppo"]}, "eval_opponents"),
+    ({"reward": "points"}, "reward"),
+    ({"num_envs": 0}, "num_envs"),
+])
+def test_config__bad_values_are_errors(raw, match):
+    with pytest.raises(ValueError, match=match):
+        make_config(raw)
+
+
+def test_parse_overrides__yaml_values():
+    got = parse_overrides(["total_steps=100000", "net_arch=[64, 64]", "pool={greedy: 1}"])
+    assert got == {"total_steps": 100000, "net_arch": [64, 64], "pool": {"greedy": 1}}
+    assert make_config(got).net_arch == (64, 64)
+    with pytest.raises(ValueError, match="key=value"):
+        parse_overrides(["total_steps"])

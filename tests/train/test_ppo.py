@@ -1,0 +1,141 @@
+"""``train.ppo``: a tiny run end to end, checkpoint round trip through ``agents.ppo``,
+and resume after a simulated kill."""
+
+import csv
+import io
+import zipfile
+
+import numpy as np
+import pytest
+import torch
+
+from agents.registry import make_agent
+from tests.train.conftest import tiny_config
+from train import ppo
+from zolik_env.envs.zolik_common import make_rules
+from zolik_env.rummy import game
+from zolik_env.rummy.observe import observe
+
+
+def test_run__tiny_run_writes_the_run_dir(tiny_run):
+    cfg, result = tiny_run
+    run_dir = result.run_dir
+    assert result.steps == 128 and result.final == run_dir / "final.zip"
+    assert run_dir.name.startswith("tiny__3__")
+    assert ppo.read_config(run_dir) == cfg  # the resolved config, seed included
+    assert [p.stem for p in ppo.checkpoints(run_dir / "checkpoints")] == ["step_64", "step_128"]
+    assert [p.stem for p in ppo.checkpoints(run_dir / "pool")] == ["step_0", "step_64", "step_128"]
+    rows = list(csv.DictReader((run_dir / "progress.csv").open()))
+    assert rows and "time/opponents_s" in rows[-1] and "train/approx_kl" in rows[-1]
+    evals = list(csv.DictReader((run_dir / "eval.csv").open()))
+    assert [(r["steps"], r["opponent"]) for r in evals] == [("128", "greedy")]
+    assert 0 <= float(evals[0]["win_low"]) <= float(evals[0]["win"]) <= float(evals[0]["win_high"])
+    assert (run_dir / "learning_curve.png").stat().st_size > 1000
+    assert list((run_dir / "tb").iterdir())
+
+
+def _deal_batch(rules, n=12):
+    state = game.init(rules, np.arange(n) + 5)
+    rng = np.random.default_rng(1)
+    for _ in range(7):  # a few moves in: varied phases and masks
+        state, *_ = game.step(rules, state, game.sample_legal(game.legal_action_mask(rules, state),
+                                                              rng))
+    return observe(rules, state, state.current), game.legal_action_mask(rules, state)
+
+
+def test_agent__checkpoint_round_trip_acts_like_the_model(tiny_run):
+    from sb3_contrib import MaskablePPO
+
+    cfg, result = tiny_run
+    rules = cfg.rules()
+    obs, mask = _deal_batch(rules)
+    agent = make_agent(f"ppo:{result.final}:argmax", rules)
+    model = MaskablePPO.load(result.final, device="cpu")
+    expected, _ = model.predict(obs, action_masks=mask, deterministic=True)
+    assert (agent.act_batch(obs, mask, np.random.default_rng(0)) == expected).all()
+    sampler = make_agent(f"ppo:{result.run_dir}", rules)  # a run dir: its final.zip
+    a = sampler.act_batch(obs, mask, np.random.default_rng(9))
+    b = sampler.act_batch(obs, mask, np.random.default_rng(9))
+    assert (a == b).all() and mask[np.arange(len(a)), a].all()
+    assert sampler.act(obs[0], mask[0], np.random.default_rng(9)) == a[0]
+    probs = sampler.probabilities(obs, mask)
+    assert np.allclose(probs.sum(1), 1) and not probs[~mask].any()
+
+
+def test_agent__sampling_follows_the_policy_distribution(tiny_run):
+    cfg, result = tiny_run
+    obs, mask = _deal_batch(cfg.rules(), 1)
+    agent = make_agent(f"ppo:{result.final}", cfg.rules())
+    many_obs, many_mask = np.repeat(obs, 4000, 0), np.repeat(mask, 4000, 0)
+    picks = agent.act_batch(many_obs, many_mask, np.random.default_rng(3))
+    freq = np.bincount(picks, minlength=mask.shape[1]) / picks.size
+    assert np.abs(freq - agent.probabilities(obs, mask)[0]).max() < 0.04
+
+
+@pytest.mark.parametrize("preset, players", [("sk", 2), ("cz", 3)])
+def test_agent__other_rules_are_a_clear_error(tiny_run, preset, players):
+    _, result = tiny_run
+    with pytest.raises(ValueError, match="trained for other rules"):
+        make_agent(f"ppo:{result.final}", make_rules(preset, players, {"max_turns": 40}))
+    with pytest.raises(ValueError, match="ppo:PATH"):
+        make_agent("ppo", make_rules("cz", 2, None))
+
+
+def _saved_adam(zip_path):
+    with zipfile.ZipFile(zip_path) as z:
+        state = torch.load(io.BytesIO(z.read("policy.optimizer.pth")), weights_only=False)
+    return state["state"]
+
+
+def test_run__resume_after_a_kill_restores_steps_optimizer_and_config(tmp_path):
+    cfg = tiny_config(tmp_path, total_steps=256, eval_every=0)
+    run_dir = ppo.start_run(cfg)
+    config_text = (run_dir / "config.yaml").read_text()
+    first = ppo.run(tiny_config(tmp_path, total_steps=128, eval_every=0), run_dir)
+    assert first.steps == 128
+    # a kill -9 after the step-128 checkpoint: no final.zip, nothing saved at exit
+    (run_dir / "final.zip").unlink()
+    (run_dir / "final.json").unlink()
+    model, _, pool = ppo.build(ppo.read_config(run_dir), run_dir)
+    assert model.num_timesteps == 128
+    saved = _saved_adam(run_dir / "checkpoints" / "step_128.zip")
+    restored = model.policy.optimizer.state_dict()["state"]
+    assert saved and saved.keys() == restored.keys()
+    for k in saved:
+        assert int(restored[k]["step"]) == int(saved[k]["step"]) > 0
+        assert torch.equal(restored[k]["exp_avg_sq"], saved[k]["exp_avg_sq"])
+    assert len(pool.snapshots) == 3  # steps 0, 64, 128 back in the pool
+    second = ppo.run(ppo.read_config(run_dir), run_dir)
+    assert second.steps == 256 and (run_dir / "final.zip").exists()
+    assert (run_dir / "config.yaml").read_text() == config_text
+    assert (run_dir / "progress.1.csv").exists()  # the first session's log is kept
+    assert "step_256" in [p.stem for p in ppo.checkpoints(run_dir / "checkpoints")]
+
+
+def test_run__ctrl_c_saves_a_checkpoint_and_no_final(tmp_path, monkeypatch):
+    from train.callbacks import TrainCallback
+
+    on_step = TrainCallback._on_step
+
+    def interrupted(self):
+        if self.num_timesteps >= 80:
+            raise KeyboardInterrupt
+        return on_step(self)
+
+    monkeypatch.setattr(TrainCallback, "_on_step", interrupted)
+    result = ppo.run(tiny_config(tmp_path, eval_every=0))
+    assert result.steps == 80 and result.final.name == "step_80.zip" and result.final.exists()
+    assert not (result.run_dir / "final.zip").exists()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["cz_4p", "sk_2p", "jolly_2p"])
+def test_run__repo_configs_train_a_few_steps(tmp_path, name):
+    from train.config import load_config, parse_overrides
+
+    small = parse_overrides(["total_steps=64", "num_envs=4", "n_steps=16", "batch_size=32",
+                             "n_epochs=1", "net_arch=[16]", "eval_every=64", "eval_deals=1",
+                             "eval_opponents=[greedy]", "progress=false",
+                             "rule_options={max_turns: 60}", f"run_root={tmp_path}"])
+    result = ppo.run(load_config(f"configs/ppo/{name}.yaml", small))
+    assert result.steps == 64 and (result.run_dir / "eval.csv").exists()

@@ -1,0 +1,61 @@
+"""``train.selfplay``: the opponent pool's draws and the learner's own-seat reward."""
+
+import numpy as np
+import pytest
+
+from train.selfplay import OpponentPool, PoolVecEnv
+from zolik_env.envs.zolik_common import make_rules, shape_rewards
+from zolik_env.rummy import game
+
+
+def test_pool__same_seed_same_draws_and_weights_respected():
+    rules = make_rules("cz", 2, None)
+    a = OpponentPool(rules, {"random": 1.0, "greedy": 3.0}, 4, seed=7).sample(4000)
+    b = OpponentPool(rules, {"random": 1.0, "greedy": 3.0}, 4, seed=7).sample(4000)
+    c = OpponentPool(rules, {"random": 1.0, "greedy": 3.0}, 4, seed=8).sample(4000)
+    assert (a == b).all() and not (a == c).all()
+    pool = OpponentPool(rules, {"random": 1.0, "greedy": 3.0}, 4, seed=7)
+    share = np.mean([pool.names[i] == "greedy" for i in a])
+    assert 0.72 < share < 0.78
+
+
+def test_pool__self_kinds_fall_back_to_random_before_a_snapshot():
+    pool = OpponentPool(make_rules("cz", 2, None), {"latest": 1.0, "past": 1.0}, 4, seed=0)
+    assert {pool.names[i] for i in pool.sample(50)} == {"random"}
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_pool_env__learner_reward_is_its_own_seats(players):
+    rules = make_rules("cz", players, {"max_turns": 40, "no_meld_rounds": 0})
+    pool = OpponentPool(rules, {"random": 1.0, "greedy": 1.0}, 4, seed=1)
+    env = PoolVecEnv(16, rules, pool, seed=2)
+    env.reset()
+    rng = np.random.default_rng(0)
+    seen, other_seat_differs = set(), False
+    for _ in range(150):
+        _, rewards, dones, infos = env.step(game.sample_legal(env.action_masks(), rng))
+        for i in np.flatnonzero(dones):
+            info = infos[i]
+            scores = -np.array(info["deal_scores"])[None]  # cz: penalties, lower is better
+            shaped = shape_rewards(rules, scores, np.array([info["winner"]]), "score")[0]
+            assert rewards[i] == pytest.approx(shaped[info["seat"]], abs=1e-6)
+            seen.add(info["seat"])
+            other_seat_differs |= bool(np.any(np.abs(shaped - rewards[i]) > 1e-6))
+        assert not rewards[~dones].any()
+    assert seen == set(range(players)) and other_seat_differs
+
+
+def test_pool_env__training_deal_seeds_stay_below_the_eval_range(monkeypatch):
+    from eval.config import TRAIN_SEED_LIMIT
+
+    seeds, reset_where = [], game.reset_where
+
+    def spy(rules, state, rows, deal_seeds, *args):
+        seeds.extend(np.asarray(deal_seeds).tolist())
+        return reset_where(rules, state, rows, deal_seeds, *args)
+
+    monkeypatch.setattr(game, "reset_where", spy)
+    rules = make_rules("cz", 2, None)
+    PoolVecEnv(64, rules, OpponentPool(rules, {"random": 1.0}, 2, seed=0), seed=123)
+    assert len(seeds) >= 64 and len(set(seeds)) == len(seeds)
+    assert min(seeds) >= 0 and max(seeds) < TRAIN_SEED_LIMIT

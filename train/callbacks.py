@@ -1,0 +1,134 @@
+"""The training loop's periodic work, as one SB3 callback: progress bar, checkpoints,
+pool snapshots, evaluation, the time budget, and logged metrics and timings.
+
+Logged each rollout (``progress*.csv`` and TensorBoard): SB3's own metrics, the learner's
+recent outcomes per opponent kind (``selfplay/win_vs_*``: it went out; ``reward_vs_*``),
+and the profile ``time/*``: seconds in the env step (core, masks, observations,
+opponents), in opponent policies alone, in the learner's forward passes, in PPO updates
+and in evaluation, plus ``time/steps_per_s`` over the session.
+"""
+
+from __future__ import annotations
+
+import pathlib
+import sys
+import time
+from collections import defaultdict, deque
+from collections.abc import Callable
+from typing import Any
+
+from stable_baselines3.common.callbacks import BaseCallback
+from tqdm import tqdm
+
+from agents.ppo import PPOPolicy
+from train.config import PPOConfig
+from train.evaluate import append_rows, evaluate, format_table, plot_curve
+from train.selfplay import OpponentPool, PoolVecEnv
+
+
+def _next(step: int, every: int) -> int:
+    return (step // every + 1) * every
+
+
+class TrainCallback(BaseCallback):
+    def __init__(self, cfg: PPOConfig, run_dir: pathlib.Path, env: PoolVecEnv,
+                 pool: OpponentPool, save: Callable[..., pathlib.Path], start: float,
+                 budget_minutes: float) -> None:
+        super().__init__()
+        self.cfg, self.run_dir, self.env, self.pool, self.save = cfg, run_dir, env, pool, save
+        self.start, self.budget = start, 60 * budget_minutes
+        self.outcomes: dict[str, deque[tuple[float, float]]] = defaultdict(
+            lambda: deque(maxlen=500))
+        self.seconds = {"update": 0.0, "eval": 0.0, "rollout": 0.0}
+        self.mark = time.perf_counter()
+        self.bar: tqdm | None = None
+        self.cache: dict[str, Any] = {}
+
+    def _on_training_start(self) -> None:
+        step, cfg = self.num_timesteps, self.cfg
+        self.first_step = step
+        self.next_ckpt = _next(step, cfg.checkpoint_every)
+        self.next_snap = _next(step, cfg.snapshot_every)
+        self.next_eval = _next(step, cfg.eval_every) if cfg.eval_every else None
+        if not self.pool.snapshots:
+            self._snapshot()
+        self.bar = tqdm(total=cfg.total_steps, initial=step, unit="step", file=sys.stderr,
+                        mininterval=5, disable=not cfg.progress, dynamic_ncols=True)
+        self.mark = time.perf_counter()
+
+    def _snapshot(self) -> None:
+        path = self.run_dir / "pool" / f"step_{self.num_timesteps}.zip"
+        self.pool.add_snapshot(self.save(self.model, self.cfg, path))
+
+    def _on_rollout_start(self) -> None:
+        now = time.perf_counter()
+        self.seconds["update"] += now - self.mark
+        self.mark = now
+
+    def _on_step(self) -> bool:
+        for info in self.locals["infos"]:
+            if "deal_scores" in info:
+                won = float(info["winner"] == info["seat"])
+                self.outcomes[info["opponent"]].append((won, float(info["episode"]["r"])))
+        if self.bar is not None:
+            self.bar.update(self.model.n_envs)
+        step = self.num_timesteps
+        if step >= self.next_ckpt:
+            self.save(self.model, self.cfg, self.run_dir / "checkpoints" / f"step_{step}.zip")
+            self.next_ckpt = _next(step, self.cfg.checkpoint_every)
+        if step >= self.next_snap:
+            self._snapshot()
+            self.next_snap = _next(step, self.cfg.snapshot_every)
+        if self.next_eval is not None and step >= self.next_eval:
+            self.run_eval()
+            self.next_eval = _next(step, self.cfg.eval_every)
+        return not (self.budget and time.time() - self.start > self.budget)
+
+    def run_eval(self) -> list[dict[str, Any]]:
+        """Evaluate the current policy; append to ``eval.csv`` and redraw the curve."""
+        began = time.perf_counter()
+        learner = PPOPolicy(self.model.policy, "ppo")
+        rows = evaluate(self.cfg.rules(), learner, self.cfg.eval_opponents, self.cfg.eval_deals,
+                        self.num_timesteps, seed=self.cfg.seed, cache=self.cache)
+        self.model.policy.set_training_mode(False)
+        append_rows(self.run_dir / "eval.csv", rows)
+        plot_curve(self.run_dir / "eval.csv", self.run_dir / "learning_curve.png")
+        for row in rows:
+            self.logger.record(f"eval/win_vs_{row['opponent']}", row["win"])
+            self.logger.record(f"eval/score_diff_vs_{row['opponent']}", row["score_diff"])
+        if self.bar is not None:
+            self.bar.write(f"step {self.num_timesteps}:\n{format_table(rows)}")
+        self.seconds["eval"] += time.perf_counter() - began
+        return rows
+
+    def _on_rollout_end(self) -> None:
+        now = time.perf_counter()
+        self.seconds["rollout"] += now - self.mark
+        self.mark = now
+        for kind, seen in self.outcomes.items():
+            if seen:
+                self.logger.record(f"selfplay/win_vs_{kind}", sum(w for w, _ in seen) / len(seen))
+                self.logger.record(f"selfplay/reward_vs_{kind}",
+                                   sum(r for _, r in seen) / len(seen))
+        for key, value in self.profile().items():
+            self.logger.record(f"time/{key}", value)
+        if self.bar is not None and "greedy" in self.outcomes:
+            seen = self.outcomes["greedy"]
+            self.bar.set_postfix(win_vs_greedy=f"{sum(w for w, _ in seen) / len(seen):.2f}",
+                                 refresh=False)
+
+    def profile(self) -> dict[str, float]:
+        """Seconds per part of this session so far, and learner steps per second."""
+        env, opponents = self.env.seconds, self.pool.seconds
+        rollout = self.seconds["rollout"] - self.seconds["eval"]
+        steps = self.num_timesteps - self.first_step
+        return {"env_core_s": round(env - opponents, 2), "opponents_s": round(opponents, 2),
+                "learner_forward_s": round(max(0.0, rollout - env), 2),
+                "update_s": round(self.seconds["update"], 2),
+                "eval_s": round(self.seconds["eval"], 2),
+                "steps_per_s": round(steps / max(1e-9, time.time() - self.start), 1)}
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None

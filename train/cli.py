@@ -1,0 +1,52 @@
+"""``zolik train``: PPO self-play from a config, or continue a run.
+
+    zolik train --config configs/ppo/cz_2p.yaml [--set total_steps=100000 --set seed=2]
+    zolik train --resume runs/ppo_cz2p__1__20260101-120000 [--minutes 30]
+
+Only parses arguments, then calls ``train.ppo.run``. A resumed run keeps its
+``config.yaml``; ``--minutes`` limits this session's wall clock without changing it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import pathlib
+import sys
+
+from train.config import load_config, parse_overrides
+from train.ppo import read_config, run
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="zolik train",
+                                     description="PPO self-play for Žolík (MaskablePPO).")
+    parser.add_argument("--config", default="configs/ppo/cz_2p.yaml", help="YAML config")
+    parser.add_argument("--set", action="append", metavar="KEY=VALUE", dest="overrides",
+                        help="override a config key (YAML value); repeatable")
+    parser.add_argument("--seed", type=int, help="shorthand for --set seed=N")
+    parser.add_argument("--minutes", type=float,
+                        help="wall-clock budget of this session (overrides time_budget_minutes)")
+    parser.add_argument("--resume", metavar="RUN_DIR",
+                        help="continue this run from its newest checkpoint, same config")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.resume:
+        if args.overrides or args.seed is not None:
+            raise SystemExit("--resume keeps the run's config: --set/--seed are not allowed")
+        run_dir = pathlib.Path(args.resume)
+        result = run(read_config(run_dir), run_dir, minutes=args.minutes)
+    else:
+        overrides = parse_overrides(args.overrides)
+        if args.seed is not None:
+            overrides["seed"] = args.seed
+        result = run(load_config(args.config, overrides), minutes=args.minutes)
+    print(f"{result.run_dir}: {result.steps} steps in {result.seconds:.0f} s; "
+          f"last checkpoint {result.final}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,145 @@
+"""The PPO self-play config: ``configs/ppo/*.yaml`` -> a frozen ``PPOConfig``.
+
+Unknown keys and bad values raise ``ValueError`` naming them; ``--set key=value``
+overrides are parsed as YAML values (``--set net_arch=[128,128]``). Loaded the way
+``train/dice_ppo.py`` loads its config.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import pathlib
+from typing import Any
+
+import yaml
+
+from zolik_env.envs.zolik_common import REWARD_MODES, make_rules
+from zolik_env.rummy.options import RuleSet
+
+SELF_KINDS = ("latest", "past")  # pool entries that are snapshots of the learner
+BASELINES = ("random", "greedy", "planner")
+
+
+@dataclasses.dataclass(frozen=True)
+class PPOConfig:
+    exp_name: str = "ppo_cz2p"
+    """Run dirs are ``{run_root}/{exp_name}__{seed}__{time}``."""
+    preset: str = "cz"
+    """Rules preset: cz, sk or jolly."""
+    players: int = 2
+    """Seats at the table (2..4); the learner takes one, the pool fills the others."""
+    rule_options: dict[str, Any] = dataclasses.field(default_factory=dict)
+    """Extra ``rules.preset`` options, e.g. ``{opening_points: 51}``."""
+    reward: str = "score"
+    """``score`` (zero-sum deal score / 100) or ``win_loss``; always the learner's seat's."""
+    seed: int = 1
+    """Seeds the deals, the seats, the pool's draws, the network and PPO's sampling."""
+    total_steps: int = 5_000_000
+    """Learner decisions to train for (opponents' moves are not counted)."""
+    time_budget_minutes: float = 0.0
+    """Wall-clock budget of a session (training and evaluation); 0 = none."""
+    num_envs: int = 64
+    """Deals stepped together in the batched VecEnv."""
+    n_steps: int = 128
+    """Steps per env per rollout (rollout = num_envs * n_steps decisions)."""
+    batch_size: int = 1024
+    n_epochs: int = 3
+    learning_rate: float = 3.0e-4
+    gamma: float = 0.998
+    gae_lambda: float = 0.95
+    clip_range: float = 0.2
+    ent_coef: float = 0.01
+    vf_coef: float = 0.5
+    max_grad_norm: float = 0.5
+    net_arch: tuple[int, ...] = (256, 256)
+    """Hidden layers of the separate policy and value MLPs."""
+    pool: dict[str, float] = dataclasses.field(
+        default_factory=lambda: {"latest": 0.3, "past": 0.2, "greedy": 0.5})
+    """Opponent mix, drawn per seat and deal: ``latest`` (newest snapshot of the learner),
+    ``past`` (an older snapshot, uniformly) and baselines random, greedy, planner."""
+    snapshot_every: int = 100_000
+    """Add a snapshot of the learner to the pool every this many steps."""
+    pool_size: int = 8
+    """Snapshots kept in the pool (the oldest leave first)."""
+    checkpoint_every: int = 200_000
+    """Save ``checkpoints/step_{N}.zip`` every this many steps (and always at exit)."""
+    eval_every: int = 300_000
+    """Evaluate against ``eval_opponents`` every this many steps (and at the end); 0 = never."""
+    eval_opponents: tuple[str, ...] = ("random", "greedy")
+    """Baselines for the periodic duplicate-deal evaluation (held-out deal seeds)."""
+    eval_deals: int = 32
+    """Duplicate deals per evaluation and opponent."""
+    torch_threads: int = 1
+    progress: bool = True
+    """Show a tqdm progress bar."""
+    run_root: str = "runs"
+
+    def rules(self) -> RuleSet:
+        return make_rules(self.preset, self.players, self.rule_options)
+
+
+def _check(cfg: PPOConfig) -> None:
+    cfg.rules()  # names bad presets, options and player counts
+    if cfg.reward not in REWARD_MODES:
+        raise ValueError(f"reward={cfg.reward!r}: choose from {REWARD_MODES}")
+    bad = sorted(set(cfg.pool) - set(SELF_KINDS) - set(BASELINES))
+    if bad:
+        raise ValueError(f"unknown pool entries {bad}: choose from {SELF_KINDS + BASELINES}")
+    if any(float(w) < 0 for w in cfg.pool.values()) or sum(cfg.pool.values()) <= 0:
+        raise ValueError(f"pool weights must be >= 0 with a positive sum: {cfg.pool}")
+    unknown = sorted(set(cfg.eval_opponents) - set(BASELINES))
+    if unknown:
+        raise ValueError(f"unknown eval_opponents {unknown}: choose from {BASELINES}")
+    positive = ("total_steps", "num_envs", "n_steps", "batch_size", "n_epochs",
+                "snapshot_every", "pool_size", "checkpoint_every", "eval_deals", "torch_threads")
+    for name in positive:
+        if getattr(cfg, name) <= 0:
+            raise ValueError(f"{name} must be positive, got {getattr(cfg, name)}")
+    if cfg.eval_every < 0 or cfg.time_budget_minutes < 0:
+        raise ValueError("eval_every and time_budget_minutes must be >= 0")
+
+
+def make_config(raw: dict[str, Any], source: str = "config") -> PPOConfig:
+    """``PPOConfig`` from a plain dict; unknown keys or bad values raise ``ValueError``."""
+    names = {f.name for f in dataclasses.fields(PPOConfig)}
+    unknown = sorted(set(raw) - names)
+    if unknown:
+        raise ValueError(f"unknown config keys in {source}: {unknown}")
+    raw = dict(raw)
+    for key in ("net_arch", "eval_opponents"):
+        if key in raw:
+            raw[key] = tuple(raw[key])
+    if "pool" in raw:
+        raw["pool"] = {str(k): float(v) for k, v in (raw["pool"] or {}).items()}
+    try:
+        cfg = PPOConfig(**raw)
+    except TypeError as err:
+        raise ValueError(f"bad config in {source}: {err}") from err
+    _check(cfg)
+    return cfg
+
+
+def parse_overrides(pairs: list[str] | None) -> dict[str, Any]:
+    """``["total_steps=1000", "pool={latest: 1}"]`` -> a dict of YAML-parsed values."""
+    out: dict[str, Any] = {}
+    for pair in pairs or []:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise ValueError(f"override {pair!r} is not key=value")
+        out[key.strip()] = yaml.safe_load(value)
+    return out
+
+
+def load_config(path: str | pathlib.Path, overrides: dict[str, Any] | None = None) -> PPOConfig:
+    """Read YAML into ``PPOConfig`` with ``overrides`` applied on top."""
+    raw = yaml.safe_load(pathlib.Path(path).read_text()) or {}
+    raw.update(overrides or {})
+    return make_config(raw, str(path))
+
+
+def to_dict(cfg: PPOConfig) -> dict[str, Any]:
+    """Plain YAML-able values (tuples as lists)."""
+    out = dataclasses.asdict(cfg)
+    for key in ("net_arch", "eval_opponents"):
+        out[key] = list(out[key])
+    return out

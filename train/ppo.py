@@ -1,0 +1,162 @@
+"""PPO self-play for Žolík: sb3-contrib MaskablePPO on the batched VecEnv, one recipe.
+
+Read from top to bottom: ``start_run`` (run dir with the resolved config), ``build``
+(pool, env, model: new or from the last checkpoint), ``run`` (learn with checkpoints,
+snapshots, evaluation and logs; always a checkpoint at exit). The config is
+``train.config.PPOConfig``; the callback doing the periodic work is ``train.callbacks``.
+
+    zolik train --config configs/ppo/cz_2p.yaml [--set total_steps=100000] [--seed 2]
+    zolik train --resume runs/ppo_cz2p__1__20260101-120000
+
+A run dir ``runs/{exp_name}__{seed}__{time}`` holds ``config.yaml`` (resolved, never
+rewritten), ``checkpoints/step_{N}.zip`` (+ ``.json``: rules, step), ``pool/`` (learner
+snapshots), ``final.zip``, ``progress*.csv`` and ``tb/`` (SB3 metrics, timings),
+``eval.csv`` and ``learning_curve.png``. ``--resume`` loads the newest checkpoint:
+weights, Adam state, step count; the pool is rebuilt from ``pool/`` snapshots up to that
+step, and deals, seats and pool draws are reseeded from (seed, step).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import pathlib
+import signal
+import time
+from typing import Any
+
+import yaml
+
+from agents.ppo import ScaledObs, obs_scale, write_meta
+from train.config import PPOConfig, make_config, to_dict
+from train.selfplay import OpponentPool, PoolVecEnv
+
+
+@dataclasses.dataclass
+class RunResult:
+    run_dir: pathlib.Path
+    steps: int
+    """Learner steps done (the model's ``num_timesteps``)."""
+    final: pathlib.Path
+    """The last checkpoint (``final.zip`` when training ran to its end or budget)."""
+    seconds: float
+
+
+def start_run(cfg: PPOConfig) -> pathlib.Path:
+    """A fresh run dir holding ``config.yaml``, the resolved config."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    run_dir = pathlib.Path(cfg.run_root) / f"{cfg.exp_name}__{cfg.seed}__{stamp}"
+    suffix = 1
+    while run_dir.exists():  # two runs started in the same second
+        suffix += 1
+        run_dir = pathlib.Path(cfg.run_root) / f"{cfg.exp_name}__{cfg.seed}__{stamp}-{suffix}"
+    run_dir.mkdir(parents=True)
+    (run_dir / "config.yaml").write_text(yaml.safe_dump(to_dict(cfg), sort_keys=False))
+    return run_dir
+
+
+def read_config(run_dir: pathlib.Path) -> PPOConfig:
+    """The resolved config a run dir was started with."""
+    return make_config(yaml.safe_load((run_dir / "config.yaml").read_text()),
+                       str(run_dir / "config.yaml"))
+
+
+def step_of(path: pathlib.Path) -> int:
+    return int(path.stem.split("_")[1])
+
+
+def checkpoints(folder: pathlib.Path) -> list[pathlib.Path]:
+    """``step_*.zip`` in ``folder``, oldest first."""
+    return sorted(folder.glob("step_*.zip"), key=step_of)
+
+
+def save_checkpoint(model: Any, cfg: PPOConfig, path: pathlib.Path) -> pathlib.Path:
+    """Save ``model`` (weights, optimizer, step count) and its rules sidecar, atomically:
+    a kill during the save leaves the previous checkpoints intact."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.stem}.tmp.zip")
+    model.save(tmp)
+    write_meta(path, cfg.rules(), step=int(model.num_timesteps), seed=cfg.seed)
+    os.replace(tmp, path)
+    return path
+
+
+def _new_model(cfg: PPOConfig, env: Any) -> Any:
+    from sb3_contrib import MaskablePPO
+
+    scale = obs_scale(cfg.rules()).tolist()
+    policy_kwargs = {"net_arch": list(cfg.net_arch), "features_extractor_class": ScaledObs,
+                     "features_extractor_kwargs": {"scale": scale}}
+    return MaskablePPO(
+        "MlpPolicy", env, learning_rate=cfg.learning_rate, n_steps=cfg.n_steps,
+        batch_size=cfg.batch_size, n_epochs=cfg.n_epochs, gamma=cfg.gamma,
+        gae_lambda=cfg.gae_lambda, clip_range=cfg.clip_range, ent_coef=cfg.ent_coef,
+        vf_coef=cfg.vf_coef, max_grad_norm=cfg.max_grad_norm, seed=cfg.seed, device="cpu",
+        policy_kwargs=policy_kwargs,
+    )  # fmt: skip
+
+
+def build(cfg: PPOConfig, run_dir: pathlib.Path) -> tuple[Any, PoolVecEnv, OpponentPool]:
+    """Pool, env and model; from the newest checkpoint in ``run_dir`` if there is one."""
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import VecMonitor
+
+    last = checkpoints(run_dir / "checkpoints")
+    step = step_of(last[-1]) if last else 0
+    seed = cfg.seed if step == 0 else cfg.seed * 1_000_003 + step  # fresh draws on resume
+    pool = OpponentPool(cfg.rules(), cfg.pool, cfg.pool_size, seed)
+    for snap in checkpoints(run_dir / "pool"):
+        if step_of(snap) <= step:
+            pool.add_snapshot(snap)
+    raw = PoolVecEnv(cfg.num_envs, cfg.rules(), pool, cfg.reward, seed)
+    env = VecMonitor(raw)
+    if last:
+        model = MaskablePPO.load(last[-1], env=env, device="cpu")
+        model.set_random_seed(seed)
+    else:
+        model = _new_model(cfg, env)
+    return model, raw, pool
+
+
+def _interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
+def run(cfg: PPOConfig, run_dir: pathlib.Path | None = None,
+        minutes: float | None = None) -> RunResult:
+    """Train (a new run, or continue ``run_dir`` from its newest checkpoint).
+
+    ``minutes`` overrides the config's session budget without changing ``config.yaml``.
+    Ctrl-C and SIGTERM stop training after saving a checkpoint.
+    """
+    import torch
+    from stable_baselines3.common.logger import CSVOutputFormat, Logger, TensorBoardOutputFormat
+
+    from train.callbacks import TrainCallback
+
+    torch.set_num_threads(cfg.torch_threads)
+    start = time.time()
+    run_dir = start_run(cfg) if run_dir is None else pathlib.Path(run_dir)
+    model, env, pool = build(cfg, run_dir)
+    session = len(list(run_dir.glob("progress*.csv")))  # SB3's CSV writer truncates
+    name = "progress.csv" if session == 0 else f"progress.{session}.csv"
+    model.set_logger(Logger(str(run_dir), [CSVOutputFormat(str(run_dir / name)),
+                                           TensorBoardOutputFormat(str(run_dir / "tb"))]))
+    budget = cfg.time_budget_minutes if minutes is None else minutes
+    callback = TrainCallback(cfg, run_dir, env, pool, save_checkpoint, start, budget)
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    finished = False
+    try:
+        model.learn(max(0, cfg.total_steps - model.num_timesteps), callback=callback,
+                    reset_num_timesteps=False, progress_bar=False)
+        finished = True
+    except KeyboardInterrupt:
+        print(f"interrupted at step {model.num_timesteps}: saving a checkpoint")
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        last = save_checkpoint(model, cfg, run_dir / "checkpoints" /
+                               f"step_{model.num_timesteps}.zip")
+        callback.close()
+    if finished:
+        last = save_checkpoint(model, cfg, run_dir / "final.zip")
+    return RunResult(run_dir, int(model.num_timesteps), last, time.time() - start)

@@ -1,0 +1,167 @@
+"""Self-play: the opponent pool and the VecEnv whose opponents are drawn from it.
+
+``OpponentPool`` holds the baselines of the config's mix (``random``, ``greedy``,
+``planner``, built with ``agents.registry``) and snapshots of the learner (checkpoints
+saved every ``snapshot_every`` steps, loaded with ``agents.ppo``). For every new deal
+and every opponent seat, ``sample`` draws a kind by the configured weights: ``latest``
+(the newest snapshot), ``past`` (an older snapshot, uniformly), or a baseline. Until the
+first snapshot exists, self kinds fall back to ``random`` (an untrained network plays
+near uniformly too). Draws come from the pool's own generator: the same seed gives the
+same opponents.
+
+``PoolVecEnv`` is ``ZolikVecEnv`` with one change: the opponent is chosen per row and
+seat (``opp``), not per seat for all rows. Rewards stay the learner's own seat's
+(``shape_rewards(...)[row, learner seat]``), in 2, 3 or 4-player deals. Training deal
+seeds are reduced below ``eval.config.TRAIN_SEED_LIMIT`` (10^9), so they never meet the
+held-out evaluation deals (from 2·10^9). It also adds up seconds spent in opponent
+policies and in the env step (``seconds``) for the profile.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from agents import ppo as ppo_agent
+from agents.registry import make_agent
+from eval.config import TRAIN_SEED_LIMIT
+from zolik_env.envs.zolik_common import merge_rows, mix64, opponent_actions, shape_rewards
+from zolik_env.envs.zolik_vec import ZolikVecEnv
+from zolik_env.rummy import game
+from zolik_env.rummy.observe import observe
+from zolik_env.rummy.options import RuleSet
+
+
+class OpponentPool:
+    """Baselines and learner snapshots; ``policies[i]`` is the opponent with id ``i``."""
+
+    def __init__(self, rules: RuleSet, weights: dict[str, float], pool_size: int,
+                 seed: int) -> None:
+        self.rules, self.pool_size = rules, pool_size
+        self.kinds = [k for k, w in weights.items() if w > 0]
+        self.weights = np.array([weights[k] for k in self.kinds], np.float64)
+        self.rng = np.random.default_rng(seed)
+        self.policies: list[Any] = []
+        self.names: list[str] = []
+        self.baseline: dict[str, int] = {}
+        for kind in sorted({*self.kinds, "random"} - {"latest", "past"}):
+            self.baseline[kind] = self._add(make_agent(kind, rules), kind)
+        self.snapshots: list[int] = []  # policy ids of the snapshots in the pool, oldest first
+        self.seconds = 0.0  # spent in opponent policies
+
+    def _add(self, policy: Any, name: str) -> int:
+        self.policies.append(policy)
+        self.names.append(name)
+        return len(self.policies) - 1
+
+    def add_snapshot(self, path: Path) -> None:
+        """Load the checkpoint at ``path`` as the newest snapshot (oldest dropped past
+        ``pool_size``)."""
+        policy = ppo_agent.load(path, self.rules, name=f"snapshot:{path.stem}")
+        policy.policy.optimizer = None  # an opponent needs no Adam state
+        self.snapshots.append(self._add(policy, "self"))
+        del self.snapshots[:-self.pool_size]
+
+    def sample(self, n: int) -> np.ndarray:
+        """int64 (n,) opponent ids drawn by the configured weights."""
+        kinds = self.rng.choice(len(self.kinds), size=n, p=self.weights / self.weights.sum())
+        ids = np.zeros(n, np.int64)
+        for j, kind in enumerate(self.kinds):
+            rows = np.flatnonzero(kinds == j)
+            ids[rows] = self._ids_of(kind, rows.size)
+        return ids
+
+    def _ids_of(self, kind: str, n: int) -> np.ndarray | int:
+        if kind in self.baseline:
+            return self.baseline[kind]
+        if not self.snapshots:
+            return self.baseline["random"]
+        if kind == "latest" or len(self.snapshots) == 1:
+            return self.snapshots[-1]
+        return np.asarray(self.snapshots[:-1])[self.rng.integers(0, len(self.snapshots) - 1, n)]
+
+    def prune(self, in_use: np.ndarray) -> None:
+        """Free snapshots that left the pool and no deal still plays against."""
+        keep = set(self.snapshots) | set(self.baseline.values()) | set(np.unique(in_use).tolist())
+        for i, policy in enumerate(self.policies):
+            if policy is not None and i not in keep:
+                self.policies[i] = None
+
+    def act(self, rules: RuleSet, sub: Any, ids: np.ndarray,
+            rng: np.random.Generator) -> np.ndarray:
+        start = time.perf_counter()
+        actions = opponent_actions(rules, sub, ids, self.policies, rng)
+        self.seconds += time.perf_counter() - start
+        return actions
+
+
+class PoolVecEnv(ZolikVecEnv):
+    """``ZolikVecEnv`` with a pool opponent per row and seat (see the module docstring)."""
+
+    def __init__(self, num_envs: int, rules: RuleSet, pool: OpponentPool,
+                 reward: str = "score", seed: int = 0) -> None:
+        self.pool = pool
+        self.opp = np.zeros((num_envs, rules.num_players - 1), np.int64)
+        self.seconds = 0.0  # spent in step_wait (core, masks, observations, opponents)
+        super().__init__(num_envs, rules=rules, opponents="random", reward=reward, seed=seed)
+
+    def _new_deals(self, rows: np.ndarray) -> None:
+        n = self.rules.num_players
+        while rows.size:
+            key = mix64(mix64(self._seed ^ mix64(rows.astype(np.uint64))) + self._episodes[rows])
+            self._episodes[rows] += np.uint64(1)
+            self.learner[rows] = (mix64(key) % np.uint64(n)).astype(np.int64)
+            self.opp[rows] = self.pool.sample(rows.size * (n - 1)).reshape(rows.size, n - 1)
+            deal_seeds = ((key >> np.uint64(1)) % np.uint64(TRAIN_SEED_LIMIT)).astype(np.int64)
+            self.state = game.reset_where(self.rules, self.state, rows, deal_seeds)
+            self.state, moves = self._advance(self.state)
+            self.num_decisions += moves
+            rows = np.flatnonzero(self.state.done)
+        self._mask = None
+        self.pool.prune(self.opp)
+
+    def _advance(self, state: Any) -> tuple[Any, int]:
+        """Play pool moves until every unfinished deal waits for its learner."""
+        moves = 0
+        while True:
+            rows = np.flatnonzero(~state.done & (state.current != self.learner))
+            if rows.size == 0:
+                return state, moves
+            moves += rows.size
+            whole = rows.size == state.batch_size
+            sub = state if whole else state.take(rows)
+            slot = (sub.current.astype(np.int64) - self.learner[rows] - 1) % self.rules.num_players
+            actions = self.pool.act(self.rules, sub, self.opp[rows, slot], self._rng)
+            sub, _, _, _ = game.step(self.rules, sub, actions, validate=False)
+            state = sub if whole else merge_rows(state, rows, sub)
+
+    def step_wait(self) -> Any:
+        start = time.perf_counter()
+        self._check(self._actions)
+        state, _, _, _ = game.step(self.rules, self.state, self._actions, validate=False)
+        self.state, moves = self._advance(state)
+        self.num_decisions += moves + self.num_envs
+        self._mask = None
+        done = self.state.done.copy()
+        rewards = np.zeros(self.num_envs, np.float32)
+        infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
+        if done.any():
+            rows = np.flatnonzero(done)
+            ended, seat = self.state.take(rows), self.learner[rows]
+            shaped = shape_rewards(self.rules, game.rewards_of(self.rules, ended), ended.winner,
+                                   self.reward_mode)
+            rewards[rows] = shaped[np.arange(rows.size), seat]
+            last = observe(self.rules, ended, seat)
+            for j, i in enumerate(rows):
+                infos[i] = {"terminal_observation": last[j], "seat": int(seat[j]),
+                            "deal_scores": ended.scores[j].tolist(),
+                            "winner": int(ended.winner[j]),
+                            "opponent": self.pool.names[self.opp[i, 0]],
+                            "TimeLimit.truncated": bool(ended.truncated[j])}
+            self._new_deals(rows)
+        obs = observe(self.rules, self.state, self.learner)
+        self.seconds += time.perf_counter() - start
+        return obs, rewards, done, infos
