@@ -13,11 +13,12 @@ import sys
 
 # name -> (module, one-line help)
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
-    "main": ("zolik_env.demo", "the README's main job with its defaults"),
+    "main": ("train.main_job", "the README's main job: train PPO ~7 min, evaluate vs baselines"),
     "rules": ("zolik_env.rummy.rules_cli", "show presets and options, check melds and openings"),
     "bench": ("zolik_env.rummy.bench", "throughput of the batched Žolík core (a table)"),
     "bench-env": ("zolik_env.envs.bench_vec", "throughput of the Žolík VecEnv vs the raw core"),
     "replay": ("zolik_env.envs.replay", "print a recorded Žolík game (JSONL) turn by turn"),
+    "train": ("train.cli", "PPO self-play training from a YAML config; --resume a run"),
     "eval": ("eval.cli", "duplicate-deal evaluation of agents: intervals, ratings, report"),
     "dice": ("zolik_env.dice.cli",
              "Pět kostek: exact solver, optimal play, PPO vs optimum, benchmark"),

@@ -47,3 +47,28 @@ def test_cli__kill_9_then_resume(tmp_path):
     assert cli.main(["--resume", str(run_dir), "--minutes", "0.05"]) == 0
     assert (run_dir / "config.yaml").read_text() == config_text
     assert ppo.step_of(ppo.checkpoints(run_dir / "checkpoints")[-1]) > ppo.step_of(last)
+
+
+def test_main_job__trains_evaluates_and_prints_the_table(tmp_path, capsys):
+    from train import main_job
+
+    path = tmp_path / "tiny.yaml"
+    path.write_text(yaml.safe_dump({**TINY, "run_root": str(tmp_path / "runs")}))
+    assert main_job.main(["--config", str(path), "--steps", "64", "--deals", "2",
+                          "--opponents", "greedy", "random", "--set", "eval_every=32"]) == 0
+    out = capsys.readouterr().out
+    assert "greedy" in out and "random" in out and "win share" in out and "profile:" in out
+    (run_dir,) = (tmp_path / "runs").iterdir()
+    assert (run_dir / "learning_curve.png").exists() and (run_dir / "final_eval.json").exists()
+    assert ppo.read_config(run_dir).eval_every == 32
+
+
+def test_strength__evaluates_a_run_and_reports_the_profile(tiny_run, capsys):
+    from train import strength
+
+    _, result = tiny_run
+    assert strength.main(["--run", str(result.run_dir), "--deals", "2",
+                          "--opponents", "greedy"]) == 0
+    out = capsys.readouterr().out
+    assert "greedy" in out and "update" in out and "learner steps/s" in out
+    assert (result.run_dir / "strength.json").exists()

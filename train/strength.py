@@ -1,0 +1,100 @@
+"""Strength benchmark: a PPO run's final checkpoint against greedy and planner.
+
+    python -m train.strength --train-minutes 58          # train on the default config, then
+    python -m train.strength --run runs/ppo_cz2p__1__... # evaluate an existing run
+
+Duplicate deals on held-out seeds (``EVAL_SEED_START + 2·10^6`` on, distinct from the
+training deals and from the periodic and main-job evaluations); the verdict is "beats"
+when the 95% interval of the score difference (points per deal, PPO minus baseline) lies
+above 0. Also prints the run's training throughput and where the time went (the
+``time/*`` profile logged per rollout). Writes ``strength.json`` into the run dir.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import pathlib
+import sys
+import time
+
+from agents import ppo as ppo_agent
+from eval.config import EVAL_SEED_START
+from train.config import load_config
+from train.evaluate import evaluate, format_table
+from train.ppo import read_config, run
+
+STRENGTH_SEED_START = EVAL_SEED_START + 2_000_000
+
+
+def profile(run_dir: pathlib.Path) -> dict[str, float]:
+    """The last ``time/*`` values of each session's log, summed over sessions."""
+    total: dict[str, float] = {}
+    for log in sorted(run_dir.glob("progress*.csv")):
+        rows = list(csv.DictReader(log.open()))
+        if not rows:
+            continue
+        for key, value in rows[-1].items():
+            if key.startswith("time/") and key.endswith("_s") and value:
+                total[key[5:]] = total.get(key[5:], 0.0) + float(value)
+        total["steps"] = float(rows[-1]["time/total_timesteps"])
+    return total
+
+
+def describe(prof: dict[str, float]) -> str:
+    parts = ("env_core_s", "opponents_s", "learner_forward_s", "update_s", "eval_s")
+    busy = sum(prof.get(k, 0.0) for k in parts) or 1.0
+    lines = [f"{prof.get('steps', 0):.0f} learner steps; time split:"]
+    lines += [f"  {k[:-2]:<16} {prof.get(k, 0.0):8.1f} s  {100 * prof.get(k, 0.0) / busy:5.1f}%"
+              for k in parts]
+    train_s = busy - prof.get("eval_s", 0.0)
+    lines.append(f"  training throughput {prof.get('steps', 0) / max(train_s, 1e-9):.0f} "
+                 f"learner steps/s excluding evaluation")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="train.strength", description=__doc__.split("\n")[0])
+    parser.add_argument("--run", help="run dir to evaluate (its final.zip or newest checkpoint)")
+    parser.add_argument("--train-minutes", type=float,
+                        help="first train on --config for this many minutes")
+    parser.add_argument("--config", default="configs/ppo/cz_2p.yaml")
+    parser.add_argument("--deals", type=int, default=400)
+    parser.add_argument("--opponents", nargs="+", default=["greedy", "planner"])
+    args = parser.parse_args(argv)
+    if args.train_minutes:
+        result = run(load_config(args.config), minutes=args.train_minutes)
+        run_dir = result.run_dir
+    elif args.run:
+        run_dir = pathlib.Path(args.run)
+    else:
+        parser.error("give --run RUN_DIR or --train-minutes N")
+    cfg = read_config(run_dir)
+    checkpoint = ppo_agent.resolve_checkpoint(run_dir)
+    began = time.time()
+    rows = evaluate(cfg.rules(), ppo_agent.load(checkpoint, cfg.rules()), args.opponents,
+                    args.deals, ppo_agent_step(checkpoint), seed=cfg.seed,
+                    seed_start=STRENGTH_SEED_START)
+    print(f"{checkpoint}: {args.deals} duplicate deals per baseline, seeds from "
+          f"{STRENGTH_SEED_START} ({time.time() - began:.0f} s)")
+    print(format_table(rows))
+    for row in rows:
+        verdict = "beats" if row["score_diff_low"] > 0 else (
+            "loses to" if row["score_diff_high"] < 0 else "is not separated from")
+        print(f"PPO {verdict} {row['opponent']} (95% interval of the score difference)")
+    prof = profile(run_dir)
+    print(describe(prof))
+    (run_dir / "strength.json").write_text(json.dumps(
+        {"checkpoint": str(checkpoint), "deals": args.deals, "seed_start": STRENGTH_SEED_START,
+         "rows": rows, "profile": prof}, indent=1))
+    return 0
+
+
+def ppo_agent_step(checkpoint: pathlib.Path) -> int:
+    meta = json.loads(checkpoint.with_suffix(".json").read_text())
+    return int(meta.get("step", 0))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
