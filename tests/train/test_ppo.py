@@ -128,7 +128,6 @@ def test_run__ctrl_c_saves_a_checkpoint_and_no_final(tmp_path, monkeypatch):
     assert not (result.run_dir / "final.zip").exists()
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("name", ["cz_4p", "sk_2p", "jolly_2p"])
 def test_run__repo_configs_train_a_few_steps(tmp_path, name):
     from train.config import load_config, parse_overrides
