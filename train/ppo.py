@@ -22,6 +22,7 @@ import dataclasses
 import os
 import pathlib
 import signal
+import threading
 import time
 from typing import Any
 
@@ -144,7 +145,8 @@ def run(cfg: PPOConfig, run_dir: pathlib.Path | None = None,
                                            TensorBoardOutputFormat(str(run_dir / "tb"))]))
     budget = cfg.time_budget_minutes if minutes is None else minutes
     callback = TrainCallback(cfg, run_dir, env, pool, save_checkpoint, start, budget)
-    previous = signal.signal(signal.SIGTERM, _interrupt)
+    main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _interrupt) if main_thread else None
     finished = False
     try:
         model.learn(max(0, cfg.total_steps - model.num_timesteps), callback=callback,
@@ -153,7 +155,8 @@ def run(cfg: PPOConfig, run_dir: pathlib.Path | None = None,
     except KeyboardInterrupt:
         print(f"interrupted at step {model.num_timesteps}: saving a checkpoint")
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        if main_thread:
+            signal.signal(signal.SIGTERM, previous)
         last = save_checkpoint(model, cfg, run_dir / "checkpoints" /
                                f"step_{model.num_timesteps}.zip")
         callback.close()
