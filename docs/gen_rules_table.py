@@ -1,4 +1,4 @@
-"""Regenerate the rule-options table of ``docs/rules.md`` and ``README.md`` from ``rules.option_table()``.
+"""Regenerate the rule-options table of ``docs/rules.md`` and ``README.md``.
 
 python docs/gen_rules_table.py           # rewrite the table between the markers
 python docs/gen_rules_table.py --check   # exit 1 when the committed table is stale
