@@ -41,10 +41,12 @@ CELL_KIND = _build_cell_kind_table()
 
 def table_counts(state: State) -> np.ndarray:
     """int16 (B, K): cards on the table by kind (a joker counted as a joker)."""
-    rows, slots, cells = np.nonzero(state.cells == 1)
+    used = int(state.num_melds.max(initial=0))  # slots past this are empty in every row
+    table = state.cells[:, :used]
+    rows, slots, cells = np.nonzero(table == 1)
     kinds = CELL_KIND[state.meld_kind[rows, slots], state.meld_key[rows, slots], cells]
     counts = _count_kinds(rows, kinds, state.batch_size)
-    counts[:, JOKER] = (state.cells == JOKER_CELL).sum((1, 2))
+    counts[:, JOKER] = (table == JOKER_CELL).sum((1, 2))
     return counts
 
 
@@ -175,8 +177,10 @@ def observe(rules: RuleSet, state: State, seat: np.ndarray | int,
     bottom = _one_hot(state.bottom, NUM_KINDS)
     unseen = deck_counts(rules.num_jokers)[None, :] - hand - table - discard_counts - bottom
     slots = np.arange(MAX_MELDS)[None, :]
-    meld_new = (slots >= state.snap_num_melds[:, None]) | (
-        state.cells != state.snap_cells).any(-1)
+    used = int(state.num_melds.max(initial=0))
+    changed = np.zeros((b, MAX_MELDS), bool)
+    changed[:, :used] = (state.cells[:, :used] != state.snap_cells[:, :used]).any(-1)
+    meld_new = (slots >= state.snap_num_melds[:, None]) | changed
     meld_new &= slots < state.num_melds[:, None]
     round_ = state.turn // rules.num_players + 1
     flags = np.stack([state.took_pile, state.laid, state.undone, state.opened_before,
