@@ -1,6 +1,6 @@
 """``zolik main``: train PPO by self-play for a short budget, evaluate it, print the table.
 
-    zolik main                       # ~7 min of training on the default config, then evaluation
+    zolik main                       # ~9 min of training on the default config, then evaluation
     zolik main --minutes 3 --deals 50
     zolik main --steps 20000         # stop at a step count instead (still capped by --minutes)
 
@@ -35,8 +35,8 @@ SHORT_RUN = ["snapshot_every=25000", "checkpoint_every=50000", "eval_every=60000
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="zolik main", description=__doc__.split("\n")[0])
     parser.add_argument("--config", default="configs/ppo/cz_2p.yaml", help="PPO YAML config")
-    parser.add_argument("--minutes", type=float, default=7.0,
-                        help="training wall clock (default 7; evaluation adds ~1-2 min)")
+    parser.add_argument("--minutes", type=float, default=9.0,
+                        help="training wall clock incl. periodic evaluation (default 9)")
     parser.add_argument("--steps", type=int, help="stop training at this many learner steps")
     parser.add_argument("--deals", type=int, default=100,
                         help="duplicate deals per baseline in the final evaluation")

@@ -13,7 +13,7 @@ import sys
 
 # name -> (module, one-line help)
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
-    "main": ("train.main_job", "the README's main job: train PPO ~7 min, evaluate vs baselines"),
+    "main": ("train.main_job", "the README's main job: train PPO ~9 min, evaluate vs baselines"),
     "rules": ("zolik_env.rummy.rules_cli", "show presets and options, check melds and openings"),
     "bench": ("zolik_env.rummy.bench", "throughput of the batched Žolík core (a table)"),
     "bench-env": ("zolik_env.envs.bench_vec", "throughput of the Žolík VecEnv vs the raw core"),
