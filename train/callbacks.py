@@ -52,8 +52,13 @@ class TrainCallback(BaseCallback):
         self.next_eval = _next(step, cfg.eval_every) if cfg.eval_every else None
         if not self.pool.snapshots:
             self._snapshot()
-        self.bar = tqdm(total=cfg.total_steps, initial=step, unit="step", file=sys.stderr,
-                        mininterval=5, disable=not cfg.progress, dynamic_ncols=True)
+        # a time budget usually stops the run long before total_steps: then the bar counts
+        # minutes of the budget and shows the step count beside them
+        total, unit = (self.budget / 60, "min") if self.budget else (cfg.total_steps, "step")
+        self.bar = tqdm(total=total, initial=0 if self.budget else step, unit=unit,
+                        file=sys.stderr, mininterval=5, disable=not cfg.progress,
+                        dynamic_ncols=True, bar_format=None if not self.budget else
+                        "{l_bar}{bar}| {n:.1f}/{total:.1f} min [{elapsed}<{remaining}{postfix}]")
         self.mark = time.perf_counter()
 
     def _snapshot(self) -> None:
@@ -70,9 +75,13 @@ class TrainCallback(BaseCallback):
             if "deal_scores" in info:
                 won = float(info["winner"] == info["seat"])
                 self.outcomes[info["opponent"]].append((won, float(info["episode"]["r"])))
-        if self.bar is not None:
-            self.bar.update(self.model.n_envs)
         step = self.num_timesteps
+        if self.bar is not None and self.budget:
+            minutes = min((time.time() - self.start) / 60, self.bar.total)
+            self.bar.set_postfix(steps=step, refresh=False)
+            self.bar.update(minutes - self.bar.n)
+        elif self.bar is not None:
+            self.bar.update(self.model.n_envs)
         if step >= self.next_ckpt:
             self.save(self.model, self.cfg, self.run_dir / "checkpoints" / f"step_{step}.zip")
             self.next_ckpt = _next(step, self.cfg.checkpoint_every)
