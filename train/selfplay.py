@@ -28,10 +28,9 @@ import numpy as np
 from agents import ppo as ppo_agent
 from agents.registry import make_agent
 from eval.config import TRAIN_SEED_LIMIT
-from zolik_env.envs.zolik_common import merge_rows, mix64, opponent_actions, shape_rewards
+from zolik_env.envs.zolik_common import merge_rows, mix64, opponent_actions
 from zolik_env.envs.zolik_vec import ZolikVecEnv
 from zolik_env.rummy import game
-from zolik_env.rummy.observe import observe
 from zolik_env.rummy.options import RuleSet
 
 
@@ -138,30 +137,11 @@ class PoolVecEnv(ZolikVecEnv):
             sub, _, _, _ = game.step(self.rules, sub, actions, validate=False)
             state = sub if whole else merge_rows(state, rows, sub)
 
+    def _deal_info(self, row: int) -> dict[str, Any]:
+        return {"opponent": self.pool.names[self.opp[row, 0]]}
+
     def step_wait(self) -> Any:
         start = time.perf_counter()
-        self._check(self._actions)
-        state, _, _, _ = game.step(self.rules, self.state, self._actions, validate=False)
-        self.state, moves = self._advance(state)
-        self.num_decisions += moves + self.num_envs
-        self._mask = None
-        done = self.state.done.copy()
-        rewards = np.zeros(self.num_envs, np.float32)
-        infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
-        if done.any():
-            rows = np.flatnonzero(done)
-            ended, seat = self.state.take(rows), self.learner[rows]
-            shaped = shape_rewards(self.rules, game.rewards_of(self.rules, ended), ended.winner,
-                                   self.reward_mode)
-            rewards[rows] = shaped[np.arange(rows.size), seat]
-            last = observe(self.rules, ended, seat)
-            for j, i in enumerate(rows):
-                infos[i] = {"terminal_observation": last[j], "seat": int(seat[j]),
-                            "deal_scores": ended.scores[j].tolist(),
-                            "winner": int(ended.winner[j]),
-                            "opponent": self.pool.names[self.opp[i, 0]],
-                            "TimeLimit.truncated": bool(ended.truncated[j])}
-            self._new_deals(rows)
-        obs = observe(self.rules, self.state, self.learner)
+        out = super().step_wait()
         self.seconds += time.perf_counter() - start
-        return obs, rewards, done, infos
+        return out

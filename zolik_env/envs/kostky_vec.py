@@ -10,15 +10,15 @@ a seed derived from ``(seed, i, k)``, so runs are reproducible at any batch size
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 import gymnasium
 import numpy as np
-from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvStepReturn
+from stable_baselines3.common.vec_env.base_vec_env import VecEnvStepReturn
 
 from zolik_env.dice import DiceRules, game, num_actions, obs_size, observe
 from zolik_env.dice.state import State, splitmix64, where_rows
+from zolik_env.envs.vec_base import BatchedVecEnv
 
 
 def observation_space(rules: DiceRules) -> gymnasium.spaces.Box:
@@ -26,7 +26,7 @@ def observation_space(rules: DiceRules) -> gymnasium.spaces.Box:
     return gymnasium.spaces.Box(0.0, 20.0, (obs_size(rules),), np.float32)
 
 
-class KostkyVecEnv(VecEnv):
+class KostkyVecEnv(BatchedVecEnv):
     """``num_envs`` solitaire games stepped together; see the module docstring."""
 
     def __init__(
@@ -92,31 +92,3 @@ class KostkyVecEnv(VecEnv):
         ctx = game.turn_context(self.rules, self.state)
         self._ctx = (self.state, ctx)  # reused by the next step on the same state
         return game.legal_action_mask(self.rules, self.state, ctx)
-
-    def close(self) -> None:
-        return None
-
-    def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
-        return [getattr(self, attr_name)] * len(self._indices(indices))
-
-    def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
-        setattr(self, attr_name, value)
-
-    def env_method(
-        self, method_name: str, *method_args: Any, indices: Any = None, **method_kwargs: Any
-    ) -> list[Any]:
-        rows = self._indices(indices)
-        if method_name == "action_masks":
-            return list(self.action_masks()[rows])
-        return [getattr(self, method_name)(*method_args, **method_kwargs) for _ in rows]
-
-    def env_is_wrapped(self, wrapper_class: type, indices: Any = None) -> list[bool]:
-        return [False] * len(self._indices(indices))
-
-    def has_attr(self, attr_name: str) -> bool:
-        return hasattr(self, attr_name)
-
-    def _indices(self, indices: int | Iterable[int] | None) -> list[int]:
-        if indices is None:
-            return list(range(self.num_envs))
-        return [indices] if isinstance(indices, int) else list(indices)

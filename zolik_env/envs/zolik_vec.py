@@ -19,13 +19,13 @@ An illegal learner action raises ``ValueError`` naming the env and the move.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 import gymnasium
 import numpy as np
-from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvStepReturn
+from stable_baselines3.common.vec_env.base_vec_env import VecEnvStepReturn
 
+from zolik_env.envs.vec_base import BatchedVecEnv
 from zolik_env.envs.zolik_common import (
     advance,
     check_reward_mode,
@@ -39,7 +39,7 @@ from zolik_env.rummy import actions, game, options
 from zolik_env.rummy.observe import observe
 
 
-class ZolikVecEnv(VecEnv):
+class ZolikVecEnv(BatchedVecEnv):
     """``num_envs`` learner-vs-opponents deals stepped together; see the module docstring."""
 
     def __init__(self, num_envs: int, rules: str | options.RuleSet = "cz",
@@ -73,8 +73,7 @@ class ZolikVecEnv(VecEnv):
             self.learner[rows] = (mix64(key) % np.uint64(self.rules.num_players)).astype(np.int64)
             self.state = game.reset_where(self.rules, self.state, rows,
                                           (key >> np.uint64(1)).astype(np.int64))
-            self.state, moves = advance(self.rules, self.state, self.learner, self.opponents,
-                                        self._rng)
+            self.state, moves = self._advance(self.state)
             self.num_decisions += moves
             rows = np.flatnonzero(self.state.done)  # ended before the learner moved: redeal
         self._mask: np.ndarray | None = None
@@ -103,11 +102,19 @@ class ZolikVecEnv(VecEnv):
             raise ValueError(f"env {i}: illegal learner action {int(a[i])} ({name}) for seat "
                              f"{int(self.learner[i])}")
 
+    def _advance(self, state: game.State) -> tuple[game.State, int]:
+        """Play the opponents' moves until every unfinished deal waits for its learner."""
+        return advance(self.rules, state, self.learner, self.opponents, self._rng)
+
+    def _deal_info(self, row: int) -> dict[str, Any]:
+        """Extra ``info`` entries for a deal of ``row`` that just ended (subclass hook)."""
+        return {}
+
     def step_wait(self) -> VecEnvStepReturn:
         a = self._actions
         self._check(a)
         state, _, _, _ = game.step(self.rules, self.state, a, validate=False)
-        self.state, moves = advance(self.rules, state, self.learner, self.opponents, self._rng)
+        self.state, moves = self._advance(state)
         self.num_decisions += moves + self.num_envs
         self._mask = None
         done = self.state.done.copy()
@@ -125,7 +132,8 @@ class ZolikVecEnv(VecEnv):
                 infos[i] = {"terminal_observation": last[j], "seat": int(seat[j]),
                             "deal_scores": ended.scores[j].tolist(),
                             "winner": int(ended.winner[j]),
-                            "TimeLimit.truncated": bool(ended.truncated[j])}
+                            "TimeLimit.truncated": bool(ended.truncated[j]),
+                            **self._deal_info(int(i))}
             self._new_deals(rows)
         return observe(self.rules, self.state, self.learner), rewards, done, infos
 
@@ -134,30 +142,3 @@ class ZolikVecEnv(VecEnv):
         if self._mask is None:
             self._mask = game.legal_action_mask(self.rules, self.state)
         return self._mask
-
-    def close(self) -> None:
-        return None
-
-    def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
-        return [getattr(self, attr_name)] * len(self._indices(indices))
-
-    def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
-        setattr(self, attr_name, value)
-
-    def env_method(self, method_name: str, *method_args: Any, indices: Any = None,
-                   **method_kwargs: Any) -> list[Any]:
-        rows = self._indices(indices)
-        if method_name == "action_masks":
-            return list(self.action_masks()[rows])
-        return [getattr(self, method_name)(*method_args, **method_kwargs) for _ in rows]
-
-    def env_is_wrapped(self, wrapper_class: type, indices: Any = None) -> list[bool]:
-        return [False] * len(self._indices(indices))
-
-    def has_attr(self, attr_name: str) -> bool:
-        return hasattr(self, attr_name)
-
-    def _indices(self, indices: int | Iterable[int] | None) -> list[int]:
-        if indices is None:
-            return list(range(self.num_envs))
-        return [indices] if isinstance(indices, int) else list(indices)
