@@ -44,20 +44,40 @@ def check_supported(rules: RuleSet) -> None:
                          f"{rules.max_hand_cards}")
 
 
+# First action of each family, in action order, and the family's name in ``_MOVES``.
+_FAMILY_STARTS = np.array([A.DRAW_STOCK, A.TAKE_DISCARD_BASE, A.TAKE_BOTTOM, A.MELD_BASE,
+                           A.LAYOFF_BASE, A.ACE_HIGH_BASE, A.JOKER_BASE, A.UNDO,
+                           A.DISCARD_BASE])
+_FAMILIES = ("draw", "take", "bottom", "meld", "layoff", "ace_high", "joker", "undo",
+             "discard")
+
+
 def _split(actions: np.ndarray) -> dict[str, np.ndarray]:
-    """Row indices of each action family."""
-    a = actions
-    return {
-        "draw": np.flatnonzero(a == A.DRAW_STOCK),
-        "take": np.flatnonzero((a >= A.TAKE_DISCARD_BASE) & (a < A.TAKE_BOTTOM)),
-        "bottom": np.flatnonzero(a == A.TAKE_BOTTOM),
-        "meld": np.flatnonzero((a >= A.MELD_BASE) & (a < A.LAYOFF_BASE)),
-        "layoff": np.flatnonzero((a >= A.LAYOFF_BASE) & (a < A.ACE_HIGH_BASE)),
-        "ace_high": np.flatnonzero((a >= A.ACE_HIGH_BASE) & (a < A.JOKER_BASE)),
-        "joker": np.flatnonzero((a >= A.JOKER_BASE) & (a < A.UNDO)),
-        "undo": np.flatnonzero(a == A.UNDO),
-        "discard": np.flatnonzero(a >= A.DISCARD_BASE),
-    }
+    """Row indices of each action family present (rows with action -1 belong to none)."""
+    family = np.searchsorted(_FAMILY_STARTS, actions, side="right") - 1
+    if len(family) == 1:  # one deal: no need to search the rows
+        return {_FAMILIES[family[0]]: np.zeros(1, np.int64)} if family[0] >= 0 else {}
+    present = np.bincount(family + 1, minlength=len(_FAMILIES) + 1)[1:].nonzero()[0]
+    return {_FAMILIES[f]: (family == f).nonzero()[0] for f in present}
+
+
+class _CopyOnUse(dict):  # type: ignore[type-arg]
+    """Field name -> a private copy of that field of ``state``, made on first use.
+
+    The move functions edit these arrays in place; copying only the fields a move
+    touches keeps ``step`` pure without copying all forty fields every step.
+    """
+
+    __slots__ = ("_state",)
+
+    def __init__(self, state: State) -> None:
+        super().__init__()
+        self._state = state
+
+    def __missing__(self, name: str) -> np.ndarray:
+        value = getattr(self._state, name).copy()
+        self[name] = value
+        return value
 
 
 def _check_actions(rules: RuleSet, state: State, actions: np.ndarray) -> None:
@@ -84,8 +104,7 @@ def _check_actions(rules: RuleSet, state: State, actions: np.ndarray) -> None:
 def _apply(rules: RuleSet, d: dict[str, np.ndarray], actions: np.ndarray) -> None:
     """Apply each family of moves to its rows (families touch disjoint rows)."""
     for family, rows in _split(actions).items():
-        if rows.size:
-            _MOVES[family](rules, d, rows, actions[rows])
+        _MOVES[family](rules, d, rows, actions[rows])
 
 
 def _lay_off(rules: RuleSet, d: dict[str, np.ndarray], r: np.ndarray, a: np.ndarray) -> None:
@@ -134,11 +153,13 @@ def step(rules: RuleSet, state: State, actions: Sequence[int] | np.ndarray,
     if validate:
         _check_actions(rules, state, actions)
     actions = np.where(state.done, -1, actions)
-    d = state.to_dict()
+    d = _CopyOnUse(state)
     _apply(rules, d, actions)
-    new = State(**d)
+    new = state.replace(**d)
     ended = new.done & ~state.done
-    rewards = np.where(ended[:, None], rewards_of(rules, new), 0).astype(np.float32)
+    rewards = np.zeros((state.batch_size, rules.num_players), np.float32)
+    if ended.any():
+        rewards[ended] = rewards_of(rules, new)[ended]
     return new, rewards, new.terminated.copy(), new.truncated.copy()
 
 

@@ -12,7 +12,6 @@ from zolik_env.rummy.actions import JOKER_CELL, MAX_MELDS, MAX_PICKUP, RUN, SET,
 from zolik_env.rummy.cards import JOKER, NUM_NATURALS, NUM_RANKS, NUM_SUITS
 from zolik_env.rummy.options import RuleSet
 from zolik_env.rummy.state import PHASE_DRAW, PHASE_PLAY, State
-from zolik_env.rummy.table import run_ends
 
 
 def current_hands(state: State) -> np.ndarray:
@@ -65,49 +64,56 @@ def _meld_mask(rules: RuleSet, hand: np.ndarray, room: np.ndarray) -> np.ndarray
             & keeps_one)
 
 
-def _joker_fits(rules: RuleSet, kind: np.ndarray, cells: np.ndarray) -> np.ndarray:
-    """bool (R, M, 2): a joker may go on meld m at the low (0) / high (1) end (sets: 0)."""
-    naturals = (cells == 1).sum(-1)
-    jokers = (cells == JOKER_CELL).sum(-1)
-    fewer_ok = (jokers + 1 < naturals) if rules.jokers_fewer_than_naturals else True
-    low, high = run_ends(cells)
-    low_neighbour = np.take_along_axis(cells, low[..., None], -1)[..., 0]
-    high_neighbour = np.take_along_axis(cells, high[..., None], -1)[..., 0]
-    apart = rules.jokers_adjacent_in_run
-    is_run = kind == RUN
-    run_low = is_run & (low >= 1) & (apart | (low_neighbour != JOKER_CELL)) & fewer_ok
-    run_high = is_run & (high <= A.MELD_CELLS - 2) & (apart | (high_neighbour != JOKER_CELL))
-    run_high &= fewer_ok
-    set_ok = (kind == SET) & (cells[..., SET_JOKER_CELL] == 0) & (naturals + jokers < 4) & (
-        rules.max_jokers_in_set >= 1) & fewer_ok
-    return np.stack([run_low | set_ok, run_high], axis=-1)
+# Suit and rank of each natural kind, for matching a meld's key and reading its cells.
+_SUIT_OF = np.arange(NUM_NATURALS) // NUM_RANKS
+_RANK_OF = np.arange(NUM_NATURALS) % NUM_RANKS
+_SUITS = np.arange(NUM_SUITS)
 
 
-# Natural kind filling cell c of a run with suit key (cells 0..12; the high ace apart) and
-# of a set with rank key (cells 0..3, the last repeated so both tables have 13 columns:
-# a repeated index is written with the same value).
-_RUN_KIND = np.arange(NUM_SUITS)[:, None] * NUM_RANKS + np.arange(NUM_RANKS)[None, :]
-_SET_COLUMNS = np.minimum(np.arange(NUM_RANKS), NUM_SUITS - 1)
-_SET_KIND = _SET_COLUMNS[None, :] * NUM_RANKS + np.arange(NUM_RANKS)[:, None]
+def _edges(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """For cells (R, M, C): bool occupied, joker, and whether the cell before / after each
+    cell is occupied (a run's cells are contiguous, so these find its two ends)."""
+    occupied = cells != 0
+    before = np.zeros_like(occupied)
+    before[..., 1:] = occupied[..., :-1]
+    after = np.zeros_like(occupied)
+    after[..., :-1] = occupied[..., 1:]
+    return occupied, cells == JOKER_CELL, before, after
 
 
-def _natural_fits(kind: np.ndarray, key: np.ndarray,
-                  cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _natural_fits(kind: np.ndarray, key: np.ndarray, occupied: np.ndarray, joker: np.ndarray,
+                  before: np.ndarray, after: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """bool (R, M, 52) natural kind k fits meld m (an ace at a run's low end), and
-    bool (R, M, 4) the ace of a suit fits at a run's high end."""
-    low, high = run_ends(cells)
-    c = np.arange(A.MELD_CELLS)
-    is_run = kind == RUN
-    run_cell = is_run[..., None] & (
-        (c == (low - 1)[..., None]) | (c == (high + 1)[..., None]) | (cells == JOKER_CELL))
-    set_cell = (kind == SET)[..., None] & (cells[..., _SET_COLUMNS] == 0)
-    key = np.clip(key, 0, NUM_RANKS - 1).astype(np.int64)
-    index = np.where(is_run[..., None], _RUN_KIND[np.minimum(key, NUM_SUITS - 1)],
-                     _SET_KIND[key])
-    fits = np.zeros((*kind.shape, NUM_NATURALS), bool)
-    np.put_along_axis(fits, index, run_cell[..., :NUM_RANKS] | set_cell, -1)
-    suit_hot = key[..., None] == np.arange(NUM_SUITS)
-    return fits, suit_hot & run_cell[..., A.MELD_CELLS - 1, None]
+    bool (R, M, 4) the ace of a suit fits at a run's high end.
+
+    A run takes its suit's card for the empty cell just outside either end, or for a
+    joker's cell (a swap); a set takes its rank in an empty suit cell."""
+    run_cell = ((before | after) & ~occupied) | joker
+    is_run = (kind == RUN)[..., None]
+    run_fits = is_run & (key[..., None] == _SUIT_OF) & run_cell[..., _RANK_OF]
+    set_fits = (kind == SET)[..., None] & (key[..., None] == _RANK_OF) & ~occupied[..., _SUIT_OF]
+    ace_high = is_run & (key[..., None] == _SUITS) & run_cell[..., A.MELD_CELLS - 1, None]
+    return run_fits | set_fits, ace_high
+
+
+def _joker_fits(rules: RuleSet, kind: np.ndarray, occupied: np.ndarray, joker: np.ndarray,
+                before: np.ndarray, after: np.ndarray) -> np.ndarray:
+    """bool (R, M, 2): a joker may go on meld m at the low (0) / high (1) end (sets: 0)."""
+    size = occupied.sum(-1)
+    ok = np.ones(kind.shape, bool)
+    if rules.jokers_fewer_than_naturals:
+        jokers = joker.sum(-1)
+        ok = jokers + 1 < size - jokers
+    # a run's first cell 0 / last cell C-1 occupied: no room past that end
+    run_low = (kind == RUN) & ~occupied[..., 0] & ok
+    run_high = (kind == RUN) & ~occupied[..., A.MELD_CELLS - 1] & ok
+    if not rules.jokers_adjacent_in_run:  # the end card may not be a joker already
+        run_low &= ~(joker & ~before).any(-1)
+        run_high &= ~(joker & ~after).any(-1)
+    set_ok = (kind == SET) & ~occupied[..., SET_JOKER_CELL] & (size < 4) & ok
+    if rules.max_jokers_in_set < 1:
+        set_ok[:] = False
+    return np.stack([run_low | set_ok, run_high], axis=-1)
 
 
 def _lay_masks(rules: RuleSet, state: State, rows: np.ndarray,
@@ -116,20 +122,27 @@ def _lay_masks(rules: RuleSet, state: State, rows: np.ndarray,
     ``used`` slots (the only ones holding melds in these rows): natural (R, used * 52),
     ace-high (R, used * 4), joker (R, used * 2)."""
     r = len(rows)
-    used = int(state.num_melds[rows].max())
-    melds = _meld_mask(rules, hand, state.num_melds[rows] < MAX_MELDS)
-    slots = np.arange(used)[None, :]
+    num_melds = state.num_melds[rows]
+    melds = _meld_mask(rules, hand, num_melds < MAX_MELDS)
+    used = int(num_melds.max())
+    slots = np.arange(used)
     opened = state.opened[rows, state.current[rows]]
     may = (opened[:, None] | (slots >= state.snap_num_melds[rows, None])) & (
-        slots < state.num_melds[rows, None])
+        slots < num_melds[:, None])
+    if not may.any():  # nothing on the table this seat may touch yet
+        empty = np.zeros((r, 0), bool)
+        return melds, empty, empty, empty
     kind = state.meld_kind[rows, :used]
-    key, cells = state.meld_key[rows, :used], state.cells[rows, :used]
-    fits, ace_high = _natural_fits(kind, key, cells)
-    has = hand[:, :NUM_NATURALS] > 0
-    natural = fits & has[:, None, :] & may[..., None]
-    high = ace_high & has[:, None, 0::NUM_RANKS] & may[..., None]
-    joker = _joker_fits(rules, kind, cells) & (hand[:, JOKER] > 0)[:, None, None] & may[..., None]
-    return melds, natural.reshape(r, -1), high.reshape(r, -1), joker.reshape(r, -1)
+    key = state.meld_key[rows, :used]
+    occupied, joker, before, after = _edges(state.cells[rows, :used])
+    fits, ace_high = _natural_fits(kind, key, occupied, joker, before, after)
+    has = hand[:, None, :NUM_NATURALS] > 0
+    may = may[..., None]
+    natural = fits & has & may
+    high = ace_high & has[..., 0::NUM_RANKS] & may
+    joker_fits = _joker_fits(rules, kind, occupied, joker, before, after)
+    joker_fits &= (hand[:, JOKER] > 0)[:, None, None] & may
+    return melds, natural.reshape(r, -1), high.reshape(r, -1), joker_fits.reshape(r, -1)
 
 
 def legal_action_mask(rules: RuleSet, state: State) -> np.ndarray:

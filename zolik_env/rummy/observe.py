@@ -43,7 +43,7 @@ def table_counts(state: State) -> np.ndarray:
     """int16 (B, K): cards on the table by kind (a joker counted as a joker)."""
     used = int(state.num_melds.max(initial=0))  # slots past this are empty in every row
     table = state.cells[:, :used]
-    rows, slots, cells = np.nonzero(table == 1)
+    rows, slots, cells = (table == 1).nonzero()
     kinds = CELL_KIND[state.meld_kind[rows, slots], state.meld_key[rows, slots], cells]
     counts = _count_kinds(rows, kinds, state.batch_size)
     counts[:, JOKER] = (table == JOKER_CELL).sum((1, 2))
@@ -53,10 +53,9 @@ def table_counts(state: State) -> np.ndarray:
 def _pile_counts(pile: np.ndarray, length: np.ndarray) -> np.ndarray:
     """int16 (B, K): cards by kind among the first ``length`` entries of each pile row."""
     b, size = pile.shape
-    inside = np.arange(size)[None, :] < length[:, None]
-    kinds = np.where(inside, pile, NUM_KINDS).astype(np.int64)
-    flat = np.bincount((np.arange(b)[:, None] * (NUM_KINDS + 1) + kinds).ravel(),
-                       minlength=b * (NUM_KINDS + 1))
+    kinds = np.where(np.arange(size) < length[:, None], pile, NUM_KINDS)  # K: past the end
+    row_start = np.arange(0, b * (NUM_KINDS + 1), NUM_KINDS + 1)[:, None]
+    flat = np.bincount((kinds + row_start).ravel(), minlength=b * (NUM_KINDS + 1))
     return flat.reshape(b, NUM_KINDS + 1)[:, :NUM_KINDS].astype(np.int16)
 
 
@@ -133,21 +132,17 @@ def obs_size(rules: RuleSet, privileged: bool = False) -> int:
     return obs_slices(rules, privileged)[-1][2]
 
 
-def _relative(array: np.ndarray, seat: np.ndarray) -> np.ndarray:
-    """Roll a (B, P, ...) array so that index 0 is ``seat`` (B,)."""
-    p = array.shape[1]
-    order = (seat[:, None] + np.arange(p)[None, :]) % p
-    return array[np.arange(len(seat))[:, None], order]
-
-
-def _one_hot(index: np.ndarray, size: int) -> np.ndarray:
-    return (index[:, None] == np.arange(size)[None, :]).astype(np.int16)
+@functools.lru_cache(maxsize=128)
+def _placement(rules: RuleSet, privileged: bool) -> tuple[int, dict[str, slice]]:
+    """The observation size and the column slice of every named part."""
+    slices = obs_slices(rules, privileged)
+    return slices[-1][2], {name: slice(start, stop) for name, start, stop in slices}
 
 
 def _opening_points(rules: RuleSet, state: State) -> np.ndarray:
     """int (B,) meld value laid this turn by a seat that had not opened before it."""
     points = np.zeros(state.batch_size, np.int64)
-    rows = np.flatnonzero(state.laid & ~state.opened_before)
+    rows = (state.laid & ~state.opened_before).nonzero()[0]
     if rows.size:
         fields = {name: getattr(state, name) for name in _OPENING_FIELDS}
         points[rows] = opening_points(rules, fields, rows)
@@ -155,6 +150,26 @@ def _opening_points(rules: RuleSet, state: State) -> np.ndarray:
 
 
 _OPENING_FIELDS = ("num_melds", "snap_num_melds", "meld_kind", "meld_key", "cells")
+_DEPTH = np.arange(1, MAX_DISCARD_SHOWN + 1)  # 1 = the newest discard
+_SLOTS = np.arange(MAX_MELDS)
+_KINDS = np.arange(NUM_KINDS)
+_PHASES = np.arange(3)
+
+
+def _newest_discards(state: State) -> np.ndarray:
+    """int (B, MAX_DISCARD_SHOWN): the discard pile newest first, -1 past its end."""
+    index = state.discard_len[:, None] - _DEPTH
+    rows = np.arange(state.batch_size)[:, None]
+    return np.where(index >= 0, state.discard[rows, np.maximum(index, 0)], -1)
+
+
+def _meld_new(state: State) -> np.ndarray:
+    """bool (B, M): slots laid or changed this turn."""
+    used = int(state.num_melds.max(initial=0))
+    in_use = state.num_melds[:, None] > _SLOTS
+    new = (state.snap_num_melds[:, None] <= _SLOTS) & in_use
+    new[:, :used] |= (state.cells[:, :used] != state.snap_cells[:, :used]).any(-1)
+    return new & in_use
 
 
 def observe(rules: RuleSet, state: State, seat: np.ndarray | int,
@@ -164,52 +179,57 @@ def observe(rules: RuleSet, state: State, seat: np.ndarray | int,
     Hidden information (other hands, the stock's order and content) enters only as the
     ``unseen`` counts, unless ``privileged`` (for critics) appends ``all_hands`` and the
     stock order.
+
+    Each part is written straight into its columns of one preallocated array: with a
+    batch of one deal, numpy's per-call overhead is most of the cost.
     """
-    b = state.batch_size
-    seat = np.broadcast_to(np.asarray(seat, np.int64), (b,))
-    rows = np.arange(b)
-    hand = state.hands[rows, seat].astype(np.int16)
+    b, p = state.batch_size, rules.num_players
+    size, at = _placement(rules, privileged)
+    out = np.empty((b, size), np.int16)
+    seat = np.asarray(seat, np.int64)
+    if seat.ndim == 0:
+        seat = np.full(b, seat)
+    rows = np.arange(b)[:, None]
+    order = (seat[:, None] + np.arange(p)) % p  # seats relative to the observer
+    hands = state.hands[rows, order]
+    hand = hands[:, 0]
+    out[:, at["hand"]] = hand
+    out[:, at["meld_kind"]] = state.meld_kind
+    out[:, at["meld_key"]] = state.meld_key
+    out[:, at["meld_cells"]] = state.cells.reshape(b, -1)
+    out[:, at["meld_new"]] = _meld_new(state)
     table = table_counts(state)
-    discard_counts = _pile_counts(state.discard, state.discard_len)
-    depth = np.arange(MAX_DISCARD_SHOWN)
-    index = state.discard_len[:, None].astype(np.int64) - 1 - depth[None, :]
-    newest = np.where(index >= 0, state.discard[rows[:, None], np.clip(index, 0, None)], -1)
-    bottom = _one_hot(state.bottom, NUM_KINDS)
-    unseen = deck_counts(rules.num_jokers)[None, :] - hand - table - discard_counts - bottom
-    slots = np.arange(MAX_MELDS)[None, :]
-    used = int(state.num_melds.max(initial=0))
-    changed = np.zeros((b, MAX_MELDS), bool)
-    changed[:, :used] = (state.cells[:, :used] != state.snap_cells[:, :used]).any(-1)
-    meld_new = (slots >= state.snap_num_melds[:, None]) | changed
-    meld_new &= slots < state.num_melds[:, None]
-    round_ = state.turn // rules.num_players + 1
-    flags = np.stack([state.took_pile, state.laid, state.undone, state.opened_before,
-                      state.freed_jokers > 0], 1)
-    parts = {
-        "hand": hand, "meld_kind": state.meld_kind, "meld_key": state.meld_key,
-        "meld_cells": state.cells, "meld_new": meld_new, "table_counts": table,
-        "discard_newest": newest, "discard_counts": discard_counts,
-        "discard_size": state.discard_len[:, None], "bottom_card": bottom,
-        "stock_size": state.stock_len[:, None],
-        "hand_sizes": _relative(state.hands.sum(-1, dtype=np.int16), seat),
-        "opened": _relative(state.opened, seat),
-        "known_taken": _relative(state.known_taken, seat),
-        "unseen": unseen, "to_act": _one_hot((state.current - seat) % rules.num_players,
-                                             rules.num_players),
-        "phase": _one_hot(state.phase, 3), "round": round_[:, None],
-        "melding_allowed": melding_allowed(rules, state)[:, None], "turn_flags": flags,
-        "must_use": _one_hot(state.must_use, NUM_KINDS), "taken_unlaid": state.taken_unlaid,
-        "opening_points": _opening_points(rules, state)[:, None],
-        "rebuilds": state.rebuilds[:, None],
-        "scores": _relative(state.scores, seat),
-    }
+    out[:, at["table_counts"]] = table
+    out[:, at["discard_newest"]] = _newest_discards(state)
+    discards = _pile_counts(state.discard, state.discard_len)
+    out[:, at["discard_counts"]] = discards
+    out[:, at["discard_size"]] = state.discard_len[:, None]
+    bottom = out[:, at["bottom_card"]]
+    np.equal(state.bottom[:, None], _KINDS, out=bottom)
+    out[:, at["stock_size"]] = state.stock_len[:, None]
+    out[:, at["hand_sizes"]] = hands.sum(-1)
+    out[:, at["opened"]] = state.opened[rows, order]
+    out[:, at["known_taken"]] = state.known_taken[rows, order].reshape(b, -1)
+    out[:, at["unseen"]] = deck_counts(rules.num_jokers) - hand - table - discards - bottom
+    np.equal(((state.current - seat) % p)[:, None], np.arange(p), out=out[:, at["to_act"]])
+    np.equal(state.phase[:, None], _PHASES, out=out[:, at["phase"]])
+    out[:, at["round"]] = (state.turn // p + 1)[:, None]
+    out[:, at["melding_allowed"]] = melding_allowed(rules, state)[:, None]
+    flags = at["turn_flags"].start
+    out[:, flags] = state.took_pile
+    out[:, flags + 1] = state.laid
+    out[:, flags + 2] = state.undone
+    out[:, flags + 3] = state.opened_before
+    out[:, flags + 4] = state.freed_jokers > 0
+    np.equal(state.must_use[:, None], _KINDS, out=out[:, at["must_use"]])
+    out[:, at["taken_unlaid"]] = state.taken_unlaid
+    out[:, at["opening_points"]] = _opening_points(rules, state)[:, None]
+    out[:, at["rebuilds"]] = state.rebuilds[:, None]
+    out[:, at["scores"]] = state.scores[rows, order]
     if privileged:
-        parts["all_hands"] = _relative(state.hands, seat)
-        stock = np.full((b, MAX_STOCK_SHOWN), -1, np.int16)
-        stock[:, : state.stock.shape[1]] = np.where(
-            np.arange(state.stock.shape[1])[None, :] < state.stock_len[:, None], state.stock, -1)
-        parts["stock_order"] = stock
-    out = np.empty((b, obs_size(rules, privileged)), np.int16)
-    for name, start, stop in obs_slices(rules, privileged):
-        out[:, start:stop] = np.asarray(parts[name]).reshape(b, stop - start)
+        out[:, at["all_hands"]] = hands.reshape(b, -1)
+        stock = out[:, at["stock_order"]]
+        stock[:] = -1
+        size = state.stock.shape[1]
+        stock[:, :size] = np.where(np.arange(size) < state.stock_len[:, None], state.stock, -1)
     return out

@@ -17,14 +17,13 @@ from zolik_env.rummy.state import PHASE_PLAY
 Arrays = dict[str, np.ndarray]
 
 
-def add_cards(d: Arrays, rows: np.ndarray, seats: np.ndarray, kinds: np.ndarray,
-              valid: np.ndarray | None = None) -> None:
-    """Add cards ``kinds`` (R, n) to the hands of ``seats`` (R,) in ``rows`` (R,)."""
-    r = np.broadcast_to(rows[:, None], kinds.shape)
-    p = np.broadcast_to(seats[:, None], kinds.shape)
-    if valid is None:
-        valid = np.ones(kinds.shape, bool)
-    np.add.at(d["hands"], (r[valid], p[valid], kinds[valid]), 1)
+def count_cards(kinds: np.ndarray, valid: np.ndarray) -> np.ndarray:
+    """int8 (R, K): how many of each kind row r of ``kinds`` (R, n) holds where ``valid``."""
+    r = len(kinds)
+    row_start = np.arange(0, r * (NUM_KINDS + 1), NUM_KINDS + 1)[:, None]
+    flat = np.where(valid, kinds, NUM_KINDS) + row_start  # kind K: not a card
+    counts = np.bincount(flat.ravel(), minlength=r * (NUM_KINDS + 1))
+    return counts.reshape(r, NUM_KINDS + 1)[:, :NUM_KINDS].astype(np.int8)
 
 
 def draw_stock(d: Arrays, rows: np.ndarray) -> None:
@@ -44,13 +43,10 @@ def take_discards(rules: RuleSet, d: Arrays, rows: np.ndarray, count: np.ndarray
     cur = d["current"][rows]
     length = d["discard_len"][rows]
     depth = np.arange(MAX_PICKUP)
-    valid = depth[None, :] < count[:, None]
-    index = np.clip(length[:, None] - 1 - depth[None, :], 0, None)
-    cards = d["discard"][rows[:, None], index]
-    add_cards(d, rows, cur, cards, valid)
-    taken = np.zeros((len(rows), NUM_KINDS), np.int8)
-    np.add.at(taken, (np.broadcast_to(np.arange(len(rows))[:, None], cards.shape)[valid],
-                      cards[valid]), 1)
+    index = length[:, None] - 1 - depth
+    cards = d["discard"][rows[:, None], np.maximum(index, 0)]
+    taken = count_cards(cards, depth < count[:, None])
+    d["hands"][rows, cur] += taken
     d["taken_unlaid"][rows] += taken
     d["known_taken"][rows, cur] += taken
     d["discard_len"][rows] = length - count

@@ -17,6 +17,7 @@ This module imports only numpy and its siblings.
 from __future__ import annotations
 
 import dataclasses
+import operator
 from dataclasses import dataclass
 from typing import Any
 
@@ -83,7 +84,7 @@ class State:
         return self.terminated | self.truncated
 
     def replace(self, **changes: Any) -> State:
-        return dataclasses.replace(self, **changes)
+        return State(**{**dict(zip(FIELD_NAMES, _all_fields(self), strict=True)), **changes})
 
     def to_dict(self) -> dict[str, np.ndarray]:
         """Mutable copies of every field (the step functions edit these, then rebuild)."""
@@ -95,6 +96,10 @@ class State:
 
     def nbytes(self) -> int:
         return sum(getattr(self, f.name).nbytes for f in dataclasses.fields(self))
+
+
+FIELD_NAMES = tuple(f.name for f in dataclasses.fields(State))
+_all_fields = operator.attrgetter(*FIELD_NAMES)
 
 
 def concatenate(states: list[State]) -> State:

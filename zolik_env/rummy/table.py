@@ -119,27 +119,29 @@ def update_opening(rules: RuleSet, d: Arrays, rows: np.ndarray) -> None:
     r, p = rows[pending], cur[pending]
     if not r.size:
         return
-    points = opening_points(rules, d, r)
     new = new_melds(d, r)
-    used = new.shape[1]
-    clean_run = (new & (d["meld_kind"][r, :used] == RUN)
-                 & ~(d["cells"][r, :used] == JOKER_CELL).any(-1)).any(1)
-    met = (points >= rules.opening_points) & (clean_run | (not rules.opening_needs_clean_run))
+    met = _new_meld_points(rules, d, r, new) >= rules.opening_points
+    if rules.opening_needs_clean_run:
+        used = new.shape[1]
+        met &= (new & (d["meld_kind"][r, :used] == RUN)
+                & ~(d["cells"][r, :used] == JOKER_CELL).any(-1)).any(1)
     d["opened"][r[met], p[met]] = True
 
 
 def new_melds(d: Arrays, rows: np.ndarray) -> np.ndarray:
     """bool (R, used): the slots laid this turn, over the slots in use in these rows."""
-    slots = np.arange(int(d["num_melds"][rows].max(initial=0)))
-    return (slots[None, :] >= d["snap_num_melds"][rows, None]) & (
-        slots[None, :] < d["num_melds"][rows, None])
+    num_melds = d["num_melds"][rows, None]
+    slots = np.arange(num_melds.max(initial=0))
+    return (slots >= d["snap_num_melds"][rows, None]) & (slots < num_melds)
+
+
+def _new_meld_points(rules: RuleSet, d: Arrays, rows: np.ndarray, new: np.ndarray) -> np.ndarray:
+    used = new.shape[1]
+    values = cell_values(rules, d["meld_kind"][rows, :used], d["meld_key"][rows, :used],
+                         d["cells"][rows, :used])
+    return (values.sum(-1, dtype=np.int32) * new).sum(-1)
 
 
 def opening_points(rules: RuleSet, d: Arrays, rows: np.ndarray) -> np.ndarray:
     """int (R,) meld value of the melds laid this turn (for observations and tests)."""
-    new = new_melds(d, rows)
-    used = new.shape[1]
-    values = cell_values(rules, d["meld_kind"][rows, :used], d["meld_key"][rows, :used],
-                         d["cells"][rows, :used])
-    return (values * new[..., None]).sum((1, 2))
-
+    return _new_meld_points(rules, d, rows, new_melds(d, rows))

@@ -20,6 +20,15 @@ _SNAPSHOT = (("snap_discard_len", "discard_len"), ("snap_bottom", "bottom"),
              ("snap_key", "meld_key"), ("snap_cells", "cells"), ("snap_owner", "cell_owner"))
 
 
+def _copy_rows(d: Arrays, target: str, source: str, rows: np.ndarray) -> None:
+    """``d[target][rows] = d[source][rows]``; one whole-array copy when ``rows`` (unique)
+    are every deal, as with a batch of one, where fancy indexing costs the most."""
+    if len(rows) == len(d["phase"]):
+        d[target] = d[source].copy()
+    else:
+        d[target][rows] = d[source][rows]
+
+
 def _clear_obligations(d: Arrays, rows: np.ndarray) -> None:
     """Nothing taken, laid or freed this turn."""
     d["took_pile"][rows] = False
@@ -46,7 +55,7 @@ def begin_turn(rules: RuleSet, d: Arrays, rows: np.ndarray) -> None:
     d["snap_hand"][rows] = d["hands"][rows, cur]
     d["snap_known"][rows] = d["known_taken"][rows, cur]
     for snap, live in _SNAPSHOT:
-        d[snap][rows] = d[live][rows]
+        _copy_rows(d, snap, live, rows)
 
 
 def undo(d: Arrays, rows: np.ndarray) -> None:
@@ -57,7 +66,7 @@ def undo(d: Arrays, rows: np.ndarray) -> None:
     d["hands"][rows, cur] = d["snap_hand"][rows]
     d["known_taken"][rows, cur] = d["snap_known"][rows]
     for snap, live in _SNAPSHOT:
-        d[live][rows] = d[snap][rows]
+        _copy_rows(d, live, snap, rows)
     d["opened"][rows, cur] = d["opened_before"][rows]
     redraw = rows[d["took_pile"][rows]]
     if redraw.size:

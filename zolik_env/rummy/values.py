@@ -30,14 +30,19 @@ def set_card_values(rules: RuleSet) -> np.ndarray:
     return np.array([set_card_value(r, rules) for r in range(13)], np.int16)
 
 
+@functools.lru_cache(maxsize=64)
+def cell_value_table(rules: RuleSet) -> np.ndarray:
+    """int16 (3, 13, C): the meld value of cell c of a slot of meld kind (empty, run, set)
+    and key, were the cell occupied (a joker counts as the card it stands for)."""
+    table = np.zeros((3, 13, MELD_CELLS), np.int16)
+    table[RUN] = run_cell_values(rules)
+    set_cells = [*range(NUM_SUITS), SET_JOKER_CELL]
+    table[SET][:, set_cells] = set_card_values(rules)[:, None]
+    return table
+
+
 def cell_values(rules: RuleSet, meld_kind: np.ndarray, meld_key: np.ndarray,
                 cells: np.ndarray) -> np.ndarray:
     """int16 (..., M, C): the meld value of every occupied cell (a joker counts as the card
     it stands for); 0 for empty cells."""
-    set_cell = np.zeros(MELD_CELLS, bool)
-    set_cell[: NUM_SUITS] = True
-    set_cell[SET_JOKER_CELL] = True
-    run_value = np.where(meld_kind[..., None] == RUN, run_cell_values(rules), 0)
-    set_value = np.where((meld_kind == SET)[..., None] & set_cell,
-                         set_card_values(rules)[np.clip(meld_key, 0, 12)][..., None], 0)
-    return np.where(cells != 0, run_value + set_value, 0).astype(np.int16)
+    return np.where(cells != 0, cell_value_table(rules)[meld_kind, meld_key], 0).astype(np.int16)
