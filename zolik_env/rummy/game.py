@@ -198,9 +198,12 @@ def reset_where(rules: RuleSet, state: State, rows: np.ndarray, seeds: Sequence[
 
 def sample_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """int64 (B,): one uniformly random legal action per row (0 for rows with none)."""
-    counts = mask.sum(1)
-    flat = np.flatnonzero(mask)
-    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
-    pick = starts + (rng.random(len(counts)) * counts).astype(np.int64)
-    chosen = flat[np.minimum(pick, max(len(flat) - 1, 0))] % mask.shape[1] if len(flat) else 0
-    return np.where(counts > 0, chosen, 0)
+    b, num_actions = mask.shape
+    flat = mask.ravel().nonzero()[0]  # (a 1-D nonzero is much faster than a 2-D one)
+    if not len(flat):
+        return np.zeros(b, np.int64)
+    row, column = np.divmod(flat, num_actions)
+    counts = np.bincount(row, minlength=b)
+    starts = np.cumsum(counts) - counts  # row b's legal actions start here in ``column``
+    pick = starts + (rng.random(b) * counts).astype(np.int64)
+    return np.where(counts > 0, column[np.minimum(pick, len(column) - 1)], 0)

@@ -133,10 +133,9 @@ def obs_size(rules: RuleSet, privileged: bool = False) -> int:
 
 
 @functools.lru_cache(maxsize=128)
-def _placement(rules: RuleSet, privileged: bool) -> tuple[int, dict[str, slice]]:
-    """The observation size and the column slice of every named part."""
-    slices = obs_slices(rules, privileged)
-    return slices[-1][2], {name: slice(start, stop) for name, start, stop in slices}
+def _part_names(rules: RuleSet, privileged: bool) -> tuple[int, tuple[str, ...]]:
+    """The observation size and the names of its parts, in order."""
+    return obs_size(rules, privileged), tuple(name for name, _ in obs_layout(rules, privileged))
 
 
 def _opening_points(rules: RuleSet, state: State) -> np.ndarray:
@@ -154,6 +153,7 @@ _DEPTH = np.arange(1, MAX_DISCARD_SHOWN + 1)  # 1 = the newest discard
 _SLOTS = np.arange(MAX_MELDS)
 _KINDS = np.arange(NUM_KINDS)
 _PHASES = np.arange(3)
+_pack = functools.cache(deck_counts)
 
 
 def _newest_discards(state: State) -> np.ndarray:
@@ -179,13 +179,9 @@ def observe(rules: RuleSet, state: State, seat: np.ndarray | int,
     Hidden information (other hands, the stock's order and content) enters only as the
     ``unseen`` counts, unless ``privileged`` (for critics) appends ``all_hands`` and the
     stock order.
-
-    Each part is written straight into its columns of one preallocated array: with a
-    batch of one deal, numpy's per-call overhead is most of the cost.
     """
     b, p = state.batch_size, rules.num_players
-    size, at = _placement(rules, privileged)
-    out = np.empty((b, size), np.int16)
+    size, names = _part_names(rules, privileged)
     seat = np.asarray(seat, np.int64)
     if seat.ndim == 0:
         seat = np.full(b, seat)
@@ -193,43 +189,34 @@ def observe(rules: RuleSet, state: State, seat: np.ndarray | int,
     order = (seat[:, None] + np.arange(p)) % p  # seats relative to the observer
     hands = state.hands[rows, order]
     hand = hands[:, 0]
-    out[:, at["hand"]] = hand
-    out[:, at["meld_kind"]] = state.meld_kind
-    out[:, at["meld_key"]] = state.meld_key
-    out[:, at["meld_cells"]] = state.cells.reshape(b, -1)
-    out[:, at["meld_new"]] = _meld_new(state)
     table = table_counts(state)
-    out[:, at["table_counts"]] = table
-    out[:, at["discard_newest"]] = _newest_discards(state)
     discards = _pile_counts(state.discard, state.discard_len)
-    out[:, at["discard_counts"]] = discards
-    out[:, at["discard_size"]] = state.discard_len[:, None]
-    bottom = out[:, at["bottom_card"]]
-    np.equal(state.bottom[:, None], _KINDS, out=bottom)
-    out[:, at["stock_size"]] = state.stock_len[:, None]
-    out[:, at["hand_sizes"]] = hands.sum(-1)
-    out[:, at["opened"]] = state.opened[rows, order]
-    out[:, at["known_taken"]] = state.known_taken[rows, order].reshape(b, -1)
-    out[:, at["unseen"]] = deck_counts(rules.num_jokers) - hand - table - discards - bottom
-    np.equal(((state.current - seat) % p)[:, None], np.arange(p), out=out[:, at["to_act"]])
-    np.equal(state.phase[:, None], _PHASES, out=out[:, at["phase"]])
-    out[:, at["round"]] = (state.turn // p + 1)[:, None]
-    out[:, at["melding_allowed"]] = melding_allowed(rules, state)[:, None]
-    flags = at["turn_flags"].start
-    out[:, flags] = state.took_pile
-    out[:, flags + 1] = state.laid
-    out[:, flags + 2] = state.undone
-    out[:, flags + 3] = state.opened_before
-    out[:, flags + 4] = state.freed_jokers > 0
-    np.equal(state.must_use[:, None], _KINDS, out=out[:, at["must_use"]])
-    out[:, at["taken_unlaid"]] = state.taken_unlaid
-    out[:, at["opening_points"]] = _opening_points(rules, state)[:, None]
-    out[:, at["rebuilds"]] = state.rebuilds[:, None]
-    out[:, at["scores"]] = state.scores[rows, order]
+    bottom = state.bottom[:, None] == _KINDS
+    parts = {
+        "hand": hand, "meld_kind": state.meld_kind, "meld_key": state.meld_key,
+        "meld_cells": state.cells.reshape(b, -1), "meld_new": _meld_new(state),
+        "table_counts": table, "discard_newest": _newest_discards(state),
+        "discard_counts": discards, "discard_size": state.discard_len[:, None],
+        "bottom_card": bottom, "stock_size": state.stock_len[:, None],
+        "hand_sizes": hands.sum(-1, dtype=np.int16), "opened": state.opened[rows, order],
+        "known_taken": state.known_taken[rows, order].reshape(b, -1),
+        "unseen": _pack(rules.num_jokers) - hand - table - discards - bottom,
+        "to_act": order == state.current[:, None],
+        "phase": state.phase[:, None] == _PHASES, "round": (state.turn // p + 1)[:, None],
+        "melding_allowed": melding_allowed(rules, state)[:, None],
+        "turn_flags": np.array([state.took_pile, state.laid, state.undone,
+                                state.opened_before, state.freed_jokers > 0]).T,
+        "must_use": state.must_use[:, None] == _KINDS, "taken_unlaid": state.taken_unlaid,
+        "opening_points": _opening_points(rules, state)[:, None],
+        "rebuilds": state.rebuilds[:, None], "scores": state.scores[rows, order],
+    }
     if privileged:
-        out[:, at["all_hands"]] = hands.reshape(b, -1)
-        stock = out[:, at["stock_order"]]
-        stock[:] = -1
-        size = state.stock.shape[1]
-        stock[:, :size] = np.where(np.arange(size) < state.stock_len[:, None], state.stock, -1)
-    return out
+        parts["all_hands"] = hands.reshape(b, -1)
+        stock = np.full((b, MAX_STOCK_SHOWN), -1, np.int16)
+        length = state.stock.shape[1]
+        stock[:, :length] = np.where(np.arange(length) < state.stock_len[:, None], state.stock, -1)
+        parts["stock_order"] = stock
+    # one call writes every part in layout order (with a batch of one deal, numpy's
+    # per-call overhead is most of the cost)
+    out = np.empty((b, size), np.int16)
+    return np.concatenate([parts[name] for name in names], axis=1, out=out)
