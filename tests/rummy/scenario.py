@@ -36,8 +36,10 @@ from zolik_env.rummy.cards import (
 from zolik_env.rummy.dealing import _empty_state
 from zolik_env.rummy.melds import NUM_POSITIONS, check_meld, position_rank
 from zolik_env.rummy.options import RuleSet
+from zolik_env.rummy.piles import count_pile
 from zolik_env.rummy.shuffle import deal_keys
 from zolik_env.rummy.state import PHASE_DRAW, PHASE_PLAY, State
+from zolik_env.rummy.table import count_table
 from zolik_env.rummy.turns import begin_turn
 
 PHASES = {"draw": PHASE_DRAW, "play": PHASE_PLAY}
@@ -134,6 +136,8 @@ def make_state(rules: RuleSet, hands: Sequence[str], stock: str | None = None,
     d["opened"][0] = list(opened) if opened is not None else [False] * p
     d["rebuilds"][0] = rebuilds
     d["rng_key"] = deal_keys([seed])
+    d["table_counts"] = count_table(d["meld_kind"], d["meld_key"], d["cells"])
+    d["discard_counts"] = count_pile(d["discard"], d["discard_len"])
     begin_turn(rules, d, np.arange(1))
     return State(**d)
 

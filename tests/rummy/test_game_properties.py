@@ -30,7 +30,10 @@ def max_turns(r):
 
 def check_invariants(r, state, pack):
     mask = game.legal_action_mask(r, state)
-    assert (card_locations(state).sum(1) == pack).all(), "cards not conserved"
+    locations = card_locations(state)
+    assert (locations.sum(1) == pack).all(), "cards not conserved"
+    assert (state.discard_counts == locations[:, 2]).all(), "kept discard counts drifted"
+    assert (state.table_counts == locations[:, 4]).all(), "kept table counts drifted"
     assert (state.hands >= 0).all()
     assert (mask.any(1) == ~state.done).all(), "live rows need a move, done rows none"
     if r.max_hand_cards:

@@ -152,12 +152,12 @@ def step(rules: RuleSet, state: State, actions: Sequence[int] | np.ndarray,
     actions = np.asarray(actions, dtype=np.int64)
     if validate:
         _check_actions(rules, state, actions)
-    actions = np.where(state.done, -1, actions)
+    was_done = state.done
     d = _CopyOnUse(state)
-    _apply(rules, d, actions)
+    _apply(rules, d, np.where(was_done, -1, actions))
     new = state.replace(**d)
-    ended = new.done & ~state.done
     rewards = np.zeros((state.batch_size, rules.num_players), np.float32)
+    ended = new.done & ~was_done
     if ended.any():
         rewards[ended] = rewards_of(rules, new)[ended]
     return new, rewards, new.terminated.copy(), new.truncated.copy()

@@ -12,63 +12,30 @@ import math
 
 import numpy as np
 
-from zolik_env.rummy.actions import JOKER_CELL, MAX_MELDS, MELD_CELLS, RUN, SET
-from zolik_env.rummy.cards import JOKER, NUM_KINDS, NUM_RANKS, NUM_SUITS, deck_counts
+from zolik_env.rummy.actions import MAX_MELDS, MELD_CELLS
+from zolik_env.rummy.cards import NUM_KINDS, deck_counts
 from zolik_env.rummy.masks import melding_allowed
 from zolik_env.rummy.options import RuleSet
+from zolik_env.rummy.piles import count_pile
 from zolik_env.rummy.state import State
-from zolik_env.rummy.table import opening_points
-
-
-def _count_kinds(rows: np.ndarray, kinds: np.ndarray, b: int) -> np.ndarray:
-    """int16 (b, K): how often each kind occurs per row, from flat (row, kind) pairs."""
-    flat = np.bincount(rows * NUM_KINDS + kinds, minlength=b * NUM_KINDS)
-    return flat.reshape(b, NUM_KINDS).astype(np.int16)
-
-
-def _build_cell_kind_table() -> np.ndarray:
-    """int64 (3, 13, C): the natural kind in cell c of a meld of slot kind and key."""
-    lut = np.zeros((3, NUM_RANKS, MELD_CELLS), np.int64)
-    for key in range(NUM_RANKS):
-        for c in range(MELD_CELLS):
-            lut[RUN, key, c] = min(key, NUM_SUITS - 1) * NUM_RANKS + c % NUM_RANKS
-            lut[SET, key, c] = min(c, NUM_SUITS - 1) * NUM_RANKS + key
-    return lut
-
-
-CELL_KIND = _build_cell_kind_table()
+from zolik_env.rummy.table import count_table, opening_points
 
 
 def table_counts(state: State) -> np.ndarray:
-    """int16 (B, K): cards on the table by kind (a joker counted as a joker)."""
-    used = int(state.num_melds.max(initial=0))  # slots past this are empty in every row
-    table = state.cells[:, :used]
-    rows, slots, cells = (table == 1).nonzero()
-    kinds = CELL_KIND[state.meld_kind[rows, slots], state.meld_key[rows, slots], cells]
-    counts = _count_kinds(rows, kinds, state.batch_size)
-    counts[:, JOKER] = (table == JOKER_CELL).sum((1, 2))
-    return counts
-
-
-def _pile_counts(pile: np.ndarray, length: np.ndarray) -> np.ndarray:
-    """int16 (B, K): cards by kind among the first ``length`` entries of each pile row."""
-    b, size = pile.shape
-    kinds = np.where(np.arange(size) < length[:, None], pile, NUM_KINDS)  # K: past the end
-    row_start = np.arange(0, b * (NUM_KINDS + 1), NUM_KINDS + 1)[:, None]
-    flat = np.bincount((kinds + row_start).ravel(), minlength=b * (NUM_KINDS + 1))
-    return flat.reshape(b, NUM_KINDS + 1)[:, :NUM_KINDS].astype(np.int16)
+    """int8 (B, K): cards on the table by kind, recounted from the meld cells."""
+    return count_table(state.meld_kind, state.meld_key, state.cells)
 
 
 def card_locations(state: State) -> np.ndarray:
     """int16 (B, 5, K): counts of each kind in the hands, stock, discard pile, bottom card
-    and table, for the conservation invariant."""
-    b = state.batch_size
-    has = state.bottom >= 0
-    bottom = _count_kinds(np.flatnonzero(has), state.bottom[has].astype(np.int64), b)
+    and table, for the conservation invariant (recounted from the piles and meld cells,
+    not read from the counts the moves keep)."""
     hands = state.hands.sum(1, dtype=np.int16)
-    return np.stack([hands, _pile_counts(state.stock, state.stock_len),
-                     _pile_counts(state.discard, state.discard_len), bottom,
-                     table_counts(state)], axis=1)
+    bottom = (state.bottom[:, None] == np.arange(NUM_KINDS)).astype(np.int16)
+    return np.stack([hands, count_pile(state.stock, state.stock_len),
+                     count_pile(state.discard, state.discard_len), bottom,
+                     table_counts(state)], axis=1).astype(np.int16)
+
 
 MAX_DISCARD_SHOWN = 24  # newest discards listed in order (deep pick-ups reach 24 cards)
 
@@ -189,8 +156,7 @@ def observe(rules: RuleSet, state: State, seat: np.ndarray | int,
     order = (seat[:, None] + np.arange(p)) % p  # seats relative to the observer
     hands = state.hands[rows, order]
     hand = hands[:, 0]
-    table = table_counts(state)
-    discards = _pile_counts(state.discard, state.discard_len)
+    table, discards = state.table_counts, state.discard_counts
     bottom = state.bottom[:, None] == _KINDS
     parts = {
         "hand": hand, "meld_kind": state.meld_kind, "meld_key": state.meld_key,
@@ -200,7 +166,7 @@ def observe(rules: RuleSet, state: State, seat: np.ndarray | int,
         "bottom_card": bottom, "stock_size": state.stock_len[:, None],
         "hand_sizes": hands.sum(-1, dtype=np.int16), "opened": state.opened[rows, order],
         "known_taken": state.known_taken[rows, order].reshape(b, -1),
-        "unseen": _pack(rules.num_jokers) - hand - table - discards - bottom,
+        "unseen": _pack(rules.num_jokers) - hand - table - discards - bottom,  # int16
         "to_act": order == state.current[:, None],
         "phase": state.phase[:, None] == _PHASES, "round": (state.turn // p + 1)[:, None],
         "melding_allowed": melding_allowed(rules, state)[:, None],

@@ -26,6 +26,11 @@ def count_cards(kinds: np.ndarray, valid: np.ndarray) -> np.ndarray:
     return counts.reshape(r, NUM_KINDS + 1)[:, :NUM_KINDS].astype(np.int8)
 
 
+def count_pile(pile: np.ndarray, length: np.ndarray) -> np.ndarray:
+    """int8 (B, K): cards by kind among the first ``length`` entries of each pile row."""
+    return count_cards(pile, np.arange(pile.shape[1]) < length[:, None])
+
+
 def draw_stock(d: Arrays, rows: np.ndarray) -> None:
     """Take the top card of the stock (never empty at a draw: see ``rebuild_stock``)."""
     top = d["stock_len"][rows] - 1
@@ -49,6 +54,7 @@ def take_discards(rules: RuleSet, d: Arrays, rows: np.ndarray, count: np.ndarray
     d["hands"][rows, cur] += taken
     d["taken_unlaid"][rows] += taken
     d["known_taken"][rows, cur] += taken
+    d["discard_counts"][rows] -= taken
     d["discard_len"][rows] = length - count
     d["took_pile"][rows] = True
     if rules.discard_pickup == "top_must_use":
@@ -96,5 +102,6 @@ def rebuild_stock(rules: RuleSet, d: Arrays, rows: np.ndarray) -> tuple[np.ndarr
         d["discard"][r] = -1
         d["discard"][r, :keep] = kept
         d["discard_len"][r] = keep
+        d["discard_counts"][r] = count_cards(kept, np.ones(kept.shape, bool))
         d["rebuilds"][r] += 1
     return rows[exhausted], rows[cut_off]

@@ -47,6 +47,8 @@ class State:
     starter: np.ndarray  # int8 (B,) seat that started the deal
     opened: np.ndarray  # bool (B, P) seat has opened (current seat: maybe this turn)
     known_taken: np.ndarray  # int8 (B, P, K) discards a seat took and has not laid (public)
+    table_counts: np.ndarray  # int8 (B, K) cards on the table by kind (kept up by each move)
+    discard_counts: np.ndarray  # int8 (B, K) cards in the discard pile by kind (likewise)
     rebuilds: np.ndarray  # int8 (B,) times the stock was rebuilt
     rng_key: np.ndarray  # uint64 (B,) per-deal key for jolly's stock shuffles
     # --- this turn (reset when a turn starts)
@@ -67,6 +69,8 @@ class State:
     snap_key: np.ndarray  # int8 (B, M)
     snap_cells: np.ndarray  # int8 (B, M, C)
     snap_owner: np.ndarray  # int8 (B, M, C)
+    snap_table_counts: np.ndarray  # int8 (B, K)
+    snap_discard_counts: np.ndarray  # int8 (B, K)
     # --- outcome
     terminated: np.ndarray  # bool (B,) the deal ended by the rules
     truncated: np.ndarray  # bool (B,) cut off by max_stock_rebuilds
@@ -84,7 +88,19 @@ class State:
         return self.terminated | self.truncated
 
     def replace(self, **changes: Any) -> State:
-        return State(**{**dict(zip(FIELD_NAMES, _all_fields(self), strict=True)), **changes})
+        """A new State with ``changes`` (field name -> array); other fields shared."""
+        unknown = changes.keys() - _FIELD_INDEX.keys()
+        if unknown:
+            raise TypeError(f"State has no field(s) {sorted(unknown)}")
+        values = list(_all_fields(self))
+        for name, value in changes.items():
+            values[_FIELD_INDEX[name]] = value
+        # Fill the slots directly: the frozen __init__ costs more than the step it ends
+        # when a batch holds one deal.
+        new = object.__new__(State)
+        for set_field, value in zip(_FIELD_SETTERS, values, strict=True):
+            set_field(new, value)
+        return new
 
     def to_dict(self) -> dict[str, np.ndarray]:
         """Mutable copies of every field (the step functions edit these, then rebuild)."""
@@ -100,6 +116,8 @@ class State:
 
 FIELD_NAMES = tuple(f.name for f in dataclasses.fields(State))
 _all_fields = operator.attrgetter(*FIELD_NAMES)
+_FIELD_INDEX = {name: i for i, name in enumerate(FIELD_NAMES)}
+_FIELD_SETTERS = tuple(State.__dict__[name].__set__ for name in FIELD_NAMES)  # slot setters
 
 
 def concatenate(states: list[State]) -> State:

@@ -19,11 +19,35 @@ from zolik_env.rummy.actions import (
     SET,
     SET_JOKER_CELL,
 )
-from zolik_env.rummy.cards import JOKER, NUM_KINDS, NUM_RANKS
+from zolik_env.rummy.cards import JOKER, NUM_KINDS, NUM_RANKS, NUM_SUITS
 from zolik_env.rummy.options import RuleSet
 from zolik_env.rummy.values import cell_values
 
 Arrays = dict[str, np.ndarray]
+
+
+def _build_cell_kind_table() -> np.ndarray:
+    """int64 (3, 13, C): the natural kind in cell c of a meld of slot kind and key."""
+    lut = np.zeros((3, NUM_RANKS, MELD_CELLS), np.int64)
+    for key in range(NUM_RANKS):
+        for c in range(MELD_CELLS):
+            lut[RUN, key, c] = min(key, NUM_SUITS - 1) * NUM_RANKS + c % NUM_RANKS
+            lut[SET, key, c] = min(c, NUM_SUITS - 1) * NUM_RANKS + key
+    return lut
+
+
+CELL_KIND = _build_cell_kind_table()
+
+
+def count_table(meld_kind: np.ndarray, meld_key: np.ndarray, cells: np.ndarray) -> np.ndarray:
+    """int8 (B, K): the cards on the table by kind, counted cell by cell (a joker counted as
+    a joker). Moves keep ``table_counts`` up to date instead; this recount checks them."""
+    b = len(cells)
+    kinds = np.where(cells == NATURAL, CELL_KIND[meld_kind, meld_key], NUM_KINDS)
+    kinds[cells == JOKER_CELL] = JOKER
+    row_start = np.arange(0, b * (NUM_KINDS + 1), NUM_KINDS + 1)[:, None, None]
+    counts = np.bincount((kinds + row_start).ravel(), minlength=b * (NUM_KINDS + 1))
+    return counts.reshape(b, NUM_KINDS + 1)[:, :NUM_KINDS].astype(np.int8)
 
 
 def note_laid(d: Arrays, rows: np.ndarray, counts: np.ndarray) -> None:
@@ -35,6 +59,7 @@ def note_laid(d: Arrays, rows: np.ndarray, counts: np.ndarray) -> None:
     """
     cur = d["current"][rows]
     d["hands"][rows, cur] -= counts
+    d["table_counts"][rows] += counts
     d["taken_unlaid"][rows] = np.maximum(d["taken_unlaid"][rows] - counts, 0)
     d["known_taken"][rows, cur] = np.maximum(d["known_taken"][rows, cur] - counts, 0)
     must = d["must_use"][rows]
@@ -93,6 +118,7 @@ def lay_off_natural(rules: RuleSet, d: Arrays, rows: np.ndarray, slot: np.ndarra
     d["cells"][rows, slot, cell] = NATURAL
     d["cell_owner"][rows, slot, cell] = cur
     d["hands"][rows, cur, JOKER] += swapped.astype(np.int8)
+    d["table_counts"][rows, JOKER] -= swapped.astype(np.int8)
     d["freed_jokers"][rows] += swapped.astype(np.int8)
     note_laid(d, rows, one_card(card))
     update_opening(rules, d, rows)

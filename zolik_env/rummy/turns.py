@@ -17,7 +17,8 @@ Arrays = dict[str, np.ndarray]
 # (snapshot field, live field) pairs that UNDO restores, besides the acting seat's hand
 _SNAPSHOT = (("snap_discard_len", "discard_len"), ("snap_bottom", "bottom"),
              ("snap_num_melds", "num_melds"), ("snap_kind", "meld_kind"),
-             ("snap_key", "meld_key"), ("snap_cells", "cells"), ("snap_owner", "cell_owner"))
+             ("snap_key", "meld_key"), ("snap_cells", "cells"), ("snap_owner", "cell_owner"),
+             ("snap_table_counts", "table_counts"), ("snap_discard_counts", "discard_counts"))
 
 
 def _copy_rows(d: Arrays, target: str, source: str, rows: np.ndarray) -> None:
@@ -88,22 +89,25 @@ def discard(rules: RuleSet, d: Arrays, rows: np.ndarray, card: np.ndarray) -> No
     d["known_taken"][rows, cur, card] = np.maximum(known - 1, 0)
     d["discard"][rows, d["discard_len"][rows]] = card
     d["discard_len"][rows] += 1
+    d["discard_counts"][rows, card] += 1
     out = d["hands"][rows, cur].sum(-1) == 0
-    winners = rows[out]
-    d["winner"][winners] = cur[out]
-    d["closed_from_hand"][winners] = ~d["opened_before"][winners]
-    d["terminated"][winners] = True
-    end_deal(rules, d, winners)
-    going_on = rows[~out]
-    d["current"][going_on] = (cur[~out] + 1) % rules.num_players
-    d["turn"][going_on] += 1
-    d["phase"][going_on] = PHASE_DRAW
+    if out.any():
+        winners = rows[out]
+        d["winner"][winners] = cur[out]
+        d["closed_from_hand"][winners] = ~d["opened_before"][winners]
+        d["terminated"][winners] = True
+        end_deal(rules, d, winners)
+        rows, cur = rows[~out], cur[~out]
+    d["current"][rows] = (cur + 1) % rules.num_players
+    d["turn"][rows] += 1
+    d["phase"][rows] = PHASE_DRAW
     if rules.max_turns:
-        cut_off = d["turn"][going_on] >= rules.max_turns
-        d["truncated"][going_on[cut_off]] = True
-        end_deal(rules, d, going_on[cut_off])
-        going_on = going_on[~cut_off]
-    begin_turn(rules, d, going_on)
+        cut_off = d["turn"][rows] >= rules.max_turns
+        if cut_off.any():
+            d["truncated"][rows[cut_off]] = True
+            end_deal(rules, d, rows[cut_off])
+            rows = rows[~cut_off]
+    begin_turn(rules, d, rows)
 
 
 def deal_scores(rules: RuleSet, d: Arrays, rows: np.ndarray) -> np.ndarray:

@@ -45,4 +45,4 @@ def cell_values(rules: RuleSet, meld_kind: np.ndarray, meld_key: np.ndarray,
                 cells: np.ndarray) -> np.ndarray:
     """int16 (..., M, C): the meld value of every occupied cell (a joker counts as the card
     it stands for); 0 for empty cells."""
-    return np.where(cells != 0, cell_value_table(rules)[meld_kind, meld_key], 0).astype(np.int16)
+    return cell_value_table(rules)[meld_kind, meld_key] * (cells != 0)
