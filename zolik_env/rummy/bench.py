@@ -60,15 +60,15 @@ def bench_one(preset: str, players: int, batch: int, seconds: float, seed: int =
         mask = game.legal_action_mask(rules, state)
         mask_time += time.perf_counter() - t
         actions = game.sample_legal(mask, rng)
-        live = int((~state.done).sum())
-        state, _, _, _ = game.step(rules, state, actions, validate=False)
+        state, _, terminated, truncated = game.step(rules, state, actions, validate=False)
         observe(rules, state, state.current)
-        decisions += live
-        finished = np.flatnonzero(state.done)
-        deals += finished.size
-        state = game.reset_where(rules, state, finished,
-                                 np.arange(next_seed, next_seed + finished.size))
-        next_seed += finished.size
+        decisions += batch  # every deal is live: finished ones are replaced at once
+        finished = (terminated | truncated).nonzero()[0]
+        if finished.size:
+            deals += finished.size
+            state = game.reset_where(rules, state, finished,
+                                     np.arange(next_seed, next_seed + finished.size))
+            next_seed += finished.size
     elapsed = time.perf_counter() - start
     calls = max(decisions / batch, 1)
     return BenchRow(preset, players, batch, decisions / elapsed,

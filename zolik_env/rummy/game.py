@@ -23,7 +23,7 @@ from zolik_env.rummy.cards import NUM_NATURALS, NUM_RANKS, NUM_SUITS, deck_count
 from zolik_env.rummy.dealing import deal
 from zolik_env.rummy.masks import legal_action_mask
 from zolik_env.rummy.options import RuleSet
-from zolik_env.rummy.state import State
+from zolik_env.rummy.state import CopyOnUse, State
 
 __all__ = ["init", "legal_action_mask", "rewards_of", "step"]
 
@@ -59,25 +59,6 @@ def _split(actions: np.ndarray) -> dict[str, np.ndarray]:
         return {_FAMILIES[family[0]]: np.zeros(1, np.int64)} if family[0] >= 0 else {}
     present = np.bincount(family + 1, minlength=len(_FAMILIES) + 1)[1:].nonzero()[0]
     return {_FAMILIES[f]: (family == f).nonzero()[0] for f in present}
-
-
-class _CopyOnUse(dict):  # type: ignore[type-arg]
-    """Field name -> a private copy of that field of ``state``, made on first use.
-
-    The move functions edit these arrays in place; copying only the fields a move
-    touches keeps ``step`` pure without copying all forty fields every step.
-    """
-
-    __slots__ = ("_state",)
-
-    def __init__(self, state: State) -> None:
-        super().__init__()
-        self._state = state
-
-    def __missing__(self, name: str) -> np.ndarray:
-        value = getattr(self._state, name).copy()
-        self[name] = value
-        return value
 
 
 def _check_actions(rules: RuleSet, state: State, actions: np.ndarray) -> None:
@@ -153,7 +134,7 @@ def step(rules: RuleSet, state: State, actions: Sequence[int] | np.ndarray,
     if validate:
         _check_actions(rules, state, actions)
     was_done = state.done
-    d = _CopyOnUse(state)
+    d = CopyOnUse(state)
     _apply(rules, d, np.where(was_done, -1, actions))
     new = state.replace(**d)
     rewards = np.zeros((state.batch_size, rules.num_players), np.float32)

@@ -127,17 +127,18 @@ def _joker_fits(rules: RuleSet, is_run: np.ndarray, is_set: np.ndarray, occupied
     return fits
 
 
-def _lay_masks(rules: RuleSet, state: State, rows: np.ndarray, hand: np.ndarray,
-               hand_size: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """For rows that may lay cards: bool meld (R, patterns), and lay-offs on the first
-    ``used`` slots (the only ones holding melds in these rows): natural (R, used * 52),
-    ace-high (R, used * 4), joker (R, used * 2)."""
-    r = len(rows)
+def _lay_masks(rules: RuleSet, state: State, rows: np.ndarray | slice, hand: np.ndarray,
+               hand_size: np.ndarray,
+               opened: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """For the R ``rows`` (indices, or a slice of them) that may lay cards: bool meld
+    (R, patterns), and lay-offs on the first ``used`` slots (the only ones holding melds in
+    these rows): natural (R, used * 52), ace-high (R, used * 4), joker (R, used * 2).
+    ``hand``, ``hand_size`` and ``opened`` are those rows' already."""
+    r = len(hand)
     num_melds = state.num_melds[rows]
     melds = _meld_mask(rules, hand, hand_size, num_melds < MAX_MELDS)
     used = int(num_melds.max())
     slots = np.arange(used)
-    opened = state.opened[rows, state.current[rows]]
     may = (opened[:, None] | (slots >= state.snap_num_melds[rows, None])) & (
         slots < num_melds[:, None])
     if not may.any():  # nothing on the table this seat may touch yet
@@ -188,8 +189,8 @@ def _play_mask(rules: RuleSet, state: State, playing: np.ndarray, hand: np.ndarr
     rows = (fresh & may_meld & (hand_size >= 2)).nonzero()[0]
     if rows.size:
         target = slice(None) if rows.size == len(out) else rows  # all rows: no fancy index
-        melds, natural, high, joker = _lay_masks(rules, state, rows, hand[target],
-                                                 hand_size[target])
+        melds, natural, high, joker = _lay_masks(rules, state, target, hand[target],
+                                                 hand_size[target], opened[target])
         at = -A.MELD_BASE  # action a is column a - MELD_BASE of ``out``
         out[target, : A.LAYOFF_BASE + at] = melds
         if natural.size:

@@ -120,6 +120,35 @@ _FIELD_INDEX = {name: i for i, name in enumerate(FIELD_NAMES)}
 _FIELD_SETTERS = tuple(State.__dict__[name].__set__ for name in FIELD_NAMES)  # slot setters
 
 
+class CopyOnUse(dict):  # type: ignore[type-arg]
+    """Field name -> a private copy of that field of ``state``, made on first use.
+
+    ``game.step`` hands one to the move functions, which edit the arrays in place;
+    copying only the fields a move touches keeps ``step`` pure without copying every
+    field every step. ``peek`` reads a field without copying it.
+    """
+
+    __slots__ = ("_state",)
+
+    def __init__(self, state: State) -> None:
+        super().__init__()
+        self._state = state
+
+    def __missing__(self, name: str) -> np.ndarray:
+        value = getattr(self._state, name).copy()
+        self[name] = value
+        return value
+
+    def peek(self, name: str) -> np.ndarray:
+        """Field ``name`` as the move sees it now, not copied: read it, never write it."""
+        return self[name] if name in self else getattr(self._state, name)
+
+
+def peek(d: dict[str, np.ndarray], name: str) -> np.ndarray:
+    """``d[name]`` for reading only: no copy when ``d`` is a :class:`CopyOnUse`."""
+    return d.peek(name) if isinstance(d, CopyOnUse) else d[name]
+
+
 def concatenate(states: list[State]) -> State:
     """Stack several batches into one."""
     return State(**{f.name: np.concatenate([getattr(s, f.name) for s in states])

@@ -9,7 +9,7 @@ import numpy as np
 
 from zolik_env.rummy.options import RuleSet
 from zolik_env.rummy.piles import rebuild_stock
-from zolik_env.rummy.state import PHASE_DRAW, PHASE_OVER
+from zolik_env.rummy.state import PHASE_DRAW, PHASE_OVER, peek
 from zolik_env.rummy.values import cell_values, hand_values
 
 Arrays = dict[str, np.ndarray]
@@ -21,38 +21,53 @@ _SNAPSHOT = (("snap_discard_len", "discard_len"), ("snap_bottom", "bottom"),
              ("snap_table_counts", "table_counts"), ("snap_discard_counts", "discard_counts"))
 
 
+def _all_rows(d: Arrays, rows: np.ndarray) -> bool:
+    """Whether ``rows`` (unique) are every deal, as always with a batch of one. Whole-array
+    writes then replace fancy indexing, which costs the most at that size."""
+    return len(rows) == len(peek(d, "phase"))
+
+
 def _copy_rows(d: Arrays, target: str, source: str, rows: np.ndarray) -> None:
-    """``d[target][rows] = d[source][rows]``; one whole-array copy when ``rows`` (unique)
-    are every deal, as with a batch of one, where fancy indexing costs the most."""
-    if len(rows) == len(d["phase"]):
-        d[target] = d[source].copy()
+    """``d[target][rows] = d[source][rows]``."""
+    if _all_rows(d, rows):
+        d[target] = peek(d, source).copy()
     else:
         d[target][rows] = d[source][rows]
 
 
+def _fill(d: Arrays, name: str, rows: np.ndarray, value: int) -> None:
+    """``d[name][rows] = value``."""
+    if _all_rows(d, rows):
+        like = peek(d, name)
+        d[name] = np.empty(like.shape, like.dtype)
+        d[name].fill(value)
+    else:
+        d[name][rows] = value
+
+
 def _clear_obligations(d: Arrays, rows: np.ndarray) -> None:
     """Nothing taken, laid or freed this turn."""
-    d["took_pile"][rows] = False
-    d["taken_unlaid"][rows] = 0
-    d["must_use"][rows] = -1
-    d["freed_jokers"][rows] = 0
-    d["laid"][rows] = False
+    for name, value in (("took_pile", False), ("taken_unlaid", 0), ("must_use", -1),
+                        ("freed_jokers", 0), ("laid", False)):
+        _fill(d, name, rows, value)
 
 
 def begin_turn(rules: RuleSet, d: Arrays, rows: np.ndarray) -> None:
     """Reset the per-turn fields of ``rows``, snapshot what UNDO restores, and rebuild an
     empty stock before the draw (ending the deal if it cannot be rebuilt)."""
-    empty = rows[(d["phase"][rows] == PHASE_DRAW) & (d["stock_len"][rows] == 0)]
-    if empty.size:
-        exhausted, cut_off = rebuild_stock(rules, d, empty)
-        d["terminated"][exhausted] = True
-        d["truncated"][cut_off] = True
-        end_deal(rules, d, np.concatenate([exhausted, cut_off]))
+    ran_out = d["stock_len"][rows] == 0
+    if ran_out.any():
+        empty = rows[ran_out & (d["phase"][rows] == PHASE_DRAW)]
+        if empty.size:
+            exhausted, cut_off = rebuild_stock(rules, d, empty)
+            d["terminated"][exhausted] = True
+            d["truncated"][cut_off] = True
+            end_deal(rules, d, np.concatenate([exhausted, cut_off]))
     cur = d["current"][rows]
     d["opened_before"][rows] = d["opened"][rows, cur]
-    d["drawn"][rows] = -1
+    _fill(d, "drawn", rows, -1)
     _clear_obligations(d, rows)
-    d["undone"][rows] = False
+    _fill(d, "undone", rows, False)
     d["snap_hand"][rows] = d["hands"][rows, cur]
     d["snap_known"][rows] = d["known_taken"][rows, cur]
     for snap, live in _SNAPSHOT:
@@ -78,7 +93,7 @@ def undo(d: Arrays, rows: np.ndarray) -> None:
     drew = rows[d["drawn"][rows] >= 0]
     d["hands"][drew, d["current"][drew], d["drawn"][drew]] += 1
     _clear_obligations(d, rows)
-    d["undone"][rows] = True
+    _fill(d, "undone", rows, True)
 
 
 def discard(rules: RuleSet, d: Arrays, rows: np.ndarray, card: np.ndarray) -> None:
