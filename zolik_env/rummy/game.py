@@ -184,7 +184,7 @@ def sample_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     if not len(flat):
         return np.zeros(b, np.int64)
     row, column = np.divmod(flat, num_actions)
-    counts = np.bincount(row, minlength=b)
-    starts = np.cumsum(counts) - counts  # row b's legal actions start here in ``column``
+    starts = row.searchsorted(np.arange(b))  # row b's legal actions start here in ``column``
+    counts = row.searchsorted(np.arange(1, b + 1)) - starts
     pick = starts + (rng.random(b) * counts).astype(np.int64)
     return np.where(counts > 0, column[np.minimum(pick, len(column) - 1)], 0)

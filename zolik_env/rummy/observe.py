@@ -121,6 +121,8 @@ _SLOTS = np.arange(MAX_MELDS)
 _KINDS = np.arange(NUM_KINDS)
 _PHASES = np.arange(3)
 _pack = functools.cache(deck_counts)
+# _SEAT_ORDER[p - 1, s, i]: with p players, the seat i places after seat s
+_SEAT_ORDER = np.array([[[(s + i) % p for i in range(4)] for s in range(4)] for p in range(1, 5)])
 
 
 def _newest_discards(state: State) -> np.ndarray:
@@ -149,11 +151,11 @@ def observe(rules: RuleSet, state: State, seat: np.ndarray | int,
     """
     b, p = state.batch_size, rules.num_players
     size, names = _part_names(rules, privileged)
-    seat = np.asarray(seat, np.int64)
+    seat = np.asarray(seat)
     if seat.ndim == 0:
         seat = np.full(b, seat)
     rows = np.arange(b)[:, None]
-    order = (seat[:, None] + np.arange(p)) % p  # seats relative to the observer
+    order = _SEAT_ORDER[p - 1, seat, :p]  # the seats from the observer's on, in turn order
     hands = state.hands[rows, order]
     hand = hands[:, 0]
     table, discards = state.table_counts, state.discard_counts

@@ -27,29 +27,34 @@ def _all_rows(d: Arrays, rows: np.ndarray) -> bool:
     return len(rows) == len(peek(d, "phase"))
 
 
-def _copy_rows(d: Arrays, target: str, source: str, rows: np.ndarray) -> None:
-    """``d[target][rows] = d[source][rows]``."""
+def _copy_fields(d: Arrays, pairs: tuple[tuple[str, str], ...], rows: np.ndarray) -> None:
+    """``d[target][rows] = d[source][rows]`` for each (target, source) pair."""
     if _all_rows(d, rows):
-        d[target] = peek(d, source).copy()
+        for target, source in pairs:
+            d[target] = peek(d, source).copy()
     else:
-        d[target][rows] = d[source][rows]
+        for target, source in pairs:
+            d[target][rows] = d[source][rows]
 
 
-def _fill(d: Arrays, name: str, rows: np.ndarray, value: int) -> None:
-    """``d[name][rows] = value``."""
+def _fill_fields(d: Arrays, values: tuple[tuple[str, int], ...], rows: np.ndarray) -> None:
+    """``d[name][rows] = value`` for each (name, value) pair."""
     if _all_rows(d, rows):
-        like = peek(d, name)
-        d[name] = np.empty(like.shape, like.dtype)
-        d[name].fill(value)
+        for name, value in values:
+            like = peek(d, name)
+            d[name] = np.empty(like.shape, like.dtype)
+            d[name].fill(value)
     else:
-        d[name][rows] = value
+        for name, value in values:
+            d[name][rows] = value
 
 
-def _clear_obligations(d: Arrays, rows: np.ndarray) -> None:
-    """Nothing taken, laid or freed this turn."""
-    for name, value in (("took_pile", False), ("taken_unlaid", 0), ("must_use", -1),
-                        ("freed_jokers", 0), ("laid", False)):
-        _fill(d, name, rows, value)
+# Nothing taken, laid or freed this turn; with a flag for whether UNDO was used.
+_CLEARED = (("took_pile", False), ("taken_unlaid", 0), ("must_use", -1), ("freed_jokers", 0),
+            ("laid", False))
+_TURN_START = (*_CLEARED, ("drawn", -1), ("undone", False))
+_UNDONE = (*_CLEARED, ("undone", True))
+_RESTORE = tuple((live, snap) for snap, live in _SNAPSHOT)
 
 
 def begin_turn(rules: RuleSet, d: Arrays, rows: np.ndarray) -> None:
@@ -65,13 +70,10 @@ def begin_turn(rules: RuleSet, d: Arrays, rows: np.ndarray) -> None:
             end_deal(rules, d, np.concatenate([exhausted, cut_off]))
     cur = d["current"][rows]
     d["opened_before"][rows] = d["opened"][rows, cur]
-    _fill(d, "drawn", rows, -1)
-    _clear_obligations(d, rows)
-    _fill(d, "undone", rows, False)
+    _fill_fields(d, _TURN_START, rows)
     d["snap_hand"][rows] = d["hands"][rows, cur]
     d["snap_known"][rows] = d["known_taken"][rows, cur]
-    for snap, live in _SNAPSHOT:
-        _copy_rows(d, snap, live, rows)
+    _copy_fields(d, _SNAPSHOT, rows)
 
 
 def undo(d: Arrays, rows: np.ndarray) -> None:
@@ -81,8 +83,7 @@ def undo(d: Arrays, rows: np.ndarray) -> None:
     cur = d["current"][rows]
     d["hands"][rows, cur] = d["snap_hand"][rows]
     d["known_taken"][rows, cur] = d["snap_known"][rows]
-    for snap, live in _SNAPSHOT:
-        _copy_rows(d, live, snap, rows)
+    _copy_fields(d, _RESTORE, rows)
     d["opened"][rows, cur] = d["opened_before"][rows]
     redraw = rows[d["took_pile"][rows]]
     if redraw.size:
@@ -92,8 +93,7 @@ def undo(d: Arrays, rows: np.ndarray) -> None:
         d["stock_len"][redraw] = top
     drew = rows[d["drawn"][rows] >= 0]
     d["hands"][drew, d["current"][drew], d["drawn"][drew]] += 1
-    _clear_obligations(d, rows)
-    _fill(d, "undone", rows, True)
+    _fill_fields(d, _UNDONE, rows)
 
 
 def discard(rules: RuleSet, d: Arrays, rows: np.ndarray, card: np.ndarray) -> None:
