@@ -60,12 +60,15 @@ def note_laid(d: Arrays, rows: np.ndarray, counts: np.ndarray) -> None:
     cur = d["current"][rows]
     d["hands"][rows, cur] -= counts
     d["table_counts"][rows] += counts
-    d["taken_unlaid"][rows] = np.maximum(d["taken_unlaid"][rows] - counts, 0)
     d["known_taken"][rows, cur] = np.maximum(d["known_taken"][rows, cur] - counts, 0)
-    must = d["must_use"][rows]
-    used = (must >= 0) & (counts[np.arange(len(rows)), np.maximum(must, 0)] > 0)
-    d["must_use"][rows] = np.where(used, -1, must)
-    d["freed_jokers"][rows] = np.maximum(d["freed_jokers"][rows] - counts[:, JOKER], 0)
+    # (the rest is skipped, when no row could need it, for speed at small batches)
+    if d["took_pile"][rows].any():  # only then was anything taken this turn
+        d["taken_unlaid"][rows] = np.maximum(d["taken_unlaid"][rows] - counts, 0)
+        must = d["must_use"][rows]
+        used = (must >= 0) & (counts[np.arange(len(rows)), np.maximum(must, 0)] > 0)
+        d["must_use"][rows] = np.where(used, -1, must)
+    if counts[:, JOKER].any():
+        d["freed_jokers"][rows] = np.maximum(d["freed_jokers"][rows] - counts[:, JOKER], 0)
     d["laid"][rows] = True
 
 
@@ -142,15 +145,18 @@ def update_opening(rules: RuleSet, d: Arrays, rows: np.ndarray) -> None:
     (RULES.md "Opening": provisional melds count, extensions included)."""
     cur = d["current"][rows]
     pending = ~d["opened"][rows, cur]
-    r, p = rows[pending], cur[pending]
-    if not r.size:
+    if not pending.any():
         return
+    r, p = rows[pending], cur[pending]
     new = new_melds(d, r)
-    met = _new_meld_points(rules, d, r, new) >= rules.opening_points
-    if rules.opening_needs_clean_run:
-        used = new.shape[1]
-        met &= (new & (d["meld_kind"][r, :used] == RUN)
-                & ~(d["cells"][r, :used] == JOKER_CELL).any(-1)).any(1)
+    used = new.shape[1]
+    kind, cells = d["meld_kind"][r, :used], d["cells"][r, :used]
+    met = True
+    if rules.opening_needs_clean_run:  # checked first: it is cheaper than the points
+        met = (new & (kind == RUN) & ~(cells == JOKER_CELL).any(-1)).any(1)
+        if not met.any():
+            return
+    met &= meld_points(rules, kind, d["meld_key"][r, :used], cells, new) >= rules.opening_points
     d["opened"][r[met], p[met]] = True
 
 
@@ -161,13 +167,16 @@ def new_melds(d: Arrays, rows: np.ndarray) -> np.ndarray:
     return (slots >= d["snap_num_melds"][rows, None]) & (slots < num_melds)
 
 
-def _new_meld_points(rules: RuleSet, d: Arrays, rows: np.ndarray, new: np.ndarray) -> np.ndarray:
-    used = new.shape[1]
-    values = cell_values(rules, d["meld_kind"][rows, :used], d["meld_key"][rows, :used],
-                         d["cells"][rows, :used])
-    return (values.sum(-1, dtype=np.int32) * new).sum(-1)
+def meld_points(rules: RuleSet, meld_kind: np.ndarray, meld_key: np.ndarray, cells: np.ndarray,
+                counted: np.ndarray) -> np.ndarray:
+    """int (R,): the meld value of the slots where ``counted`` (R, M) holds."""
+    return (cell_values(rules, meld_kind, meld_key, cells).sum(-1, dtype=np.int32)
+            * counted).sum(-1)
 
 
 def opening_points(rules: RuleSet, d: Arrays, rows: np.ndarray) -> np.ndarray:
     """int (R,) meld value of the melds laid this turn (for observations and tests)."""
-    return _new_meld_points(rules, d, rows, new_melds(d, rows))
+    new = new_melds(d, rows)
+    used = new.shape[1]
+    return meld_points(rules, d["meld_kind"][rows, :used], d["meld_key"][rows, :used],
+                       d["cells"][rows, :used], new)
