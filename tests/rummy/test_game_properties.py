@@ -15,7 +15,7 @@ from zolik_env.rummy import game, rules
 from zolik_env.rummy.actions import RUN
 from zolik_env.rummy.cards import JOKER, NUM_KINDS, format_cards
 from zolik_env.rummy.observe import card_locations
-from zolik_env.rummy.state import PHASE_PLAY
+from zolik_env.rummy.state import PHASE_OVER, PHASE_PLAY
 
 VARIANTS = [(name, p) for name in rules.PRESETS for p in (2, 3, 4)]
 PACK_TURNS = 110  # every turn draws from the stock or lays a taken discard (cz/sk)
@@ -36,6 +36,7 @@ def check_invariants(r, state, pack):
     assert (state.table_counts == locations[:, 4]).all(), "kept table counts drifted"
     assert (state.hands >= 0).all()
     assert (mask.any(1) == ~state.done).all(), "live rows need a move, done rows none"
+    assert ((state.phase == PHASE_OVER) == state.done).all(), "a deal is over when done"
     if r.max_hand_cards:
         assert (state.hands.sum(-1) <= r.max_hand_cards).all()
     return mask

@@ -165,15 +165,14 @@ def legal_action_mask(rules: RuleSet, state: State) -> np.ndarray:
     hand = state.hands[seat]
     hand_size = hand.sum(-1, dtype=np.int32)
     opened = state.opened[seat]
-    live = ~(state.terminated | state.truncated)
     mask = np.zeros((b, A.NUM_ACTIONS), bool)
     may_meld = melding_allowed(rules, state)
     # Each phase's moves are built only when some deal is in that phase: with a batch of
-    # one deal, that halves the work.
-    drawing = (state.phase == PHASE_DRAW) & live
+    # one deal, that halves the work. (A finished deal is in neither: its phase is over.)
+    drawing = state.phase == PHASE_DRAW
     if drawing.any():
         _draw_mask(rules, state, drawing, hand_size, opened, may_meld, mask[:, : A.MELD_BASE])
-    playing = (state.phase == PHASE_PLAY) & live
+    playing = state.phase == PHASE_PLAY
     if playing.any():
         _play_mask(rules, state, playing, hand, hand_size, opened, may_meld,
                    mask[:, A.MELD_BASE :])

@@ -42,7 +42,7 @@ class State:
     cell_owner: np.ndarray  # int8 (B, M, C) seat that put the card there, -1 if empty
     num_melds: np.ndarray  # int8 (B,) slots in use (filled from slot 0)
     current: np.ndarray  # int8 (B,) seat to act
-    phase: np.ndarray  # int8 (B,) PHASE_DRAW / PHASE_PLAY / PHASE_OVER
+    phase: np.ndarray  # int8 (B,) PHASE_DRAW / PHASE_PLAY / PHASE_OVER (exactly when done)
     turn: np.ndarray  # int16 (B,) turns played before this one; round = turn // P + 1
     starter: np.ndarray  # int8 (B,) seat that started the deal
     opened: np.ndarray  # bool (B, P) seat has opened (current seat: maybe this turn)
