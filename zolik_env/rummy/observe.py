@@ -117,7 +117,6 @@ def _opening_points(rules: RuleSet, state: State) -> np.ndarray:
 
 _OPENING_FIELDS = ("num_melds", "snap_num_melds", "meld_kind", "meld_key", "cells")
 _DEPTH = np.arange(1, MAX_DISCARD_SHOWN + 1)  # 1 = the newest discard
-_SLOTS = np.arange(MAX_MELDS)
 _KINDS = np.arange(NUM_KINDS)
 _PHASES = np.arange(3)
 _pack = functools.cache(deck_counts)
@@ -133,12 +132,12 @@ def _newest_discards(state: State) -> np.ndarray:
 
 
 def _meld_new(state: State) -> np.ndarray:
-    """bool (B, M): slots laid or changed this turn."""
+    """bool (B, M): slots laid or changed this turn: their cells differ from the turn's
+    start (a slot laid this turn was empty then)."""
     used = int(state.num_melds.max(initial=0))
-    in_use = state.num_melds[:, None] > _SLOTS
-    new = (state.snap_num_melds[:, None] <= _SLOTS) & in_use
-    new[:, :used] |= (state.cells[:, :used] != state.snap_cells[:, :used]).any(-1)
-    return new & in_use
+    new = np.zeros((state.batch_size, MAX_MELDS), bool)
+    new[:, :used] = (state.cells[:, :used] != state.snap_cells[:, :used]).any(-1)
+    return new
 
 
 def observe(rules: RuleSet, state: State, seat: np.ndarray | int,

@@ -12,7 +12,7 @@ from zolik_env.rummy.actions import MAX_PICKUP
 from zolik_env.rummy.cards import NUM_KINDS
 from zolik_env.rummy.options import RuleSet
 from zolik_env.rummy.shuffle import shuffle_order
-from zolik_env.rummy.state import PHASE_PLAY
+from zolik_env.rummy.state import PHASE_PLAY, peek
 
 Arrays = dict[str, np.ndarray]
 
@@ -37,7 +37,7 @@ def draw_stock(d: Arrays, rows: np.ndarray) -> None:
     card = d["stock"][rows, top]
     d["stock"][rows, top] = -1
     d["stock_len"][rows] = top
-    d["hands"][rows, d["current"][rows], card] += 1
+    d["hands"][rows, peek(d, "current")[rows], card] += 1
     d["drawn"][rows] = card
     d["phase"][rows] = PHASE_PLAY
 
@@ -45,7 +45,7 @@ def draw_stock(d: Arrays, rows: np.ndarray) -> None:
 def take_discards(rules: RuleSet, d: Arrays, rows: np.ndarray, count: np.ndarray) -> None:
     """Take the newest ``count`` (R,) discards: cz/sk the top one, which must then be laid
     this turn; jolly any depth, no obligation (RULES.md §2, §4 "draw")."""
-    cur = d["current"][rows]
+    cur = peek(d, "current")[rows]
     length = d["discard_len"][rows]
     depth = np.arange(MAX_PICKUP)
     index = length[:, None] - 1 - depth
@@ -64,7 +64,7 @@ def take_discards(rules: RuleSet, d: Arrays, rows: np.ndarray, count: np.ndarray
 
 def take_bottom(d: Arrays, rows: np.ndarray) -> None:
     """sk: take the face-up bottom card (once per deal; it may not be discarded this turn)."""
-    cur = d["current"][rows]
+    cur = peek(d, "current")[rows]
     card = d["bottom"][rows]
     d["hands"][rows, cur, card] += 1
     d["taken_unlaid"][rows, card] += 1

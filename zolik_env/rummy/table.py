@@ -21,6 +21,7 @@ from zolik_env.rummy.actions import (
 )
 from zolik_env.rummy.cards import JOKER, NUM_KINDS, NUM_RANKS, NUM_SUITS
 from zolik_env.rummy.options import RuleSet
+from zolik_env.rummy.state import peek
 from zolik_env.rummy.values import cell_values
 
 Arrays = dict[str, np.ndarray]
@@ -57,12 +58,12 @@ def note_laid(d: Arrays, rows: np.ndarray, counts: np.ndarray) -> None:
     fulfils cz/sk's must-use and public knowledge of taken cards, and a laid joker pays
     back a freed one.
     """
-    cur = d["current"][rows]
+    cur = peek(d, "current")[rows]
     d["hands"][rows, cur] -= counts
     d["table_counts"][rows] += counts
     d["known_taken"][rows, cur] = np.maximum(d["known_taken"][rows, cur] - counts, 0)
     # (the rest is skipped, when no row could need it, for speed at small batches)
-    if d["took_pile"][rows].any():  # only then was anything taken this turn
+    if peek(d, "took_pile")[rows].any():  # only then was anything taken this turn
         d["taken_unlaid"][rows] = np.maximum(d["taken_unlaid"][rows] - counts, 0)
         must = d["must_use"][rows]
         used = (must >= 0) & (counts[np.arange(len(rows)), np.maximum(must, 0)] > 0)
@@ -82,7 +83,7 @@ def one_card(cards: np.ndarray) -> np.ndarray:
 def lay_meld(rules: RuleSet, d: Arrays, rows: np.ndarray, pattern: np.ndarray) -> None:
     """Lay meld pattern ``pattern`` (R,) from hand into the next free slot."""
     slot = d["num_melds"][rows].astype(np.int64)
-    cur = d["current"][rows]
+    cur = peek(d, "current")[rows]
     cells = MELD_PATTERN_CELLS[pattern]
     d["meld_kind"][rows, slot] = MELD_PATTERN_KIND[pattern]
     d["meld_key"][rows, slot] = MELD_PATTERN_KEY[pattern]
@@ -107,7 +108,7 @@ def lay_off_natural(rules: RuleSet, d: Arrays, rows: np.ndarray, slot: np.ndarra
     it fills its suit; on a run's joker it swaps it (the joker goes to hand, to be laid
     again this turn), and a set's last missing suit replaces the set's joker. An ace goes
     to the low end of a run unless ``ace_high``."""
-    cur = d["current"][rows]
+    cur = peek(d, "current")[rows]
     kind = d["meld_kind"][rows, slot]
     run_cell = np.where(ace_high, MELD_CELLS - 1, card % NUM_RANKS)
     cell = np.where(kind == SET, card // NUM_RANKS, run_cell)
@@ -130,7 +131,7 @@ def lay_off_natural(rules: RuleSet, d: Arrays, rows: np.ndarray, slot: np.ndarra
 def lay_off_joker(rules: RuleSet, d: Arrays, rows: np.ndarray, slot: np.ndarray,
                   high: np.ndarray) -> None:
     """Put a joker at the low/high end of run ``slot``, or into set ``slot``."""
-    cur = d["current"][rows]
+    cur = peek(d, "current")[rows]
     low_cell, high_cell = run_ends(d["cells"][rows, slot])
     is_run = d["meld_kind"][rows, slot] == RUN
     cell = np.where(is_run, np.where(high, high_cell + 1, low_cell - 1), SET_JOKER_CELL)
@@ -143,7 +144,7 @@ def lay_off_joker(rules: RuleSet, d: Arrays, rows: np.ndarray, slot: np.ndarray,
 def update_opening(rules: RuleSet, d: Arrays, rows: np.ndarray) -> None:
     """Mark the current seat opened once the melds it laid this turn meet the requirement
     (RULES.md "Opening": provisional melds count, extensions included)."""
-    cur = d["current"][rows]
+    cur = peek(d, "current")[rows]
     pending = ~d["opened"][rows, cur]
     if not pending.any():
         return
