@@ -73,10 +73,8 @@ def _meld_mask(rules: RuleSet, hand: np.ndarray, hand_size: np.ndarray,
     return melds
 
 
-# Suit and rank of each natural kind, for matching a meld's key and reading its cells.
-_SUIT_OF = np.arange(NUM_NATURALS) // NUM_RANKS
-_RANK_OF = np.arange(NUM_NATURALS) % NUM_RANKS
 _SUITS = np.arange(NUM_SUITS)
+_RANKS = np.arange(NUM_RANKS)
 
 
 def _edges(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -99,11 +97,13 @@ def _natural_fits(is_run: np.ndarray, key: np.ndarray, occupied: np.ndarray,
     A run takes its suit's card for the empty cell just outside either end, or for a
     joker's cell (a swap); a set takes its rank in an empty suit cell."""
     run_cell = ((before | after) & ~occupied) | joker
-    run_fits = (key[..., None] == _SUIT_OF) & run_cell[..., _RANK_OF]
-    set_fits = (key[..., None] == _RANK_OF) & ~occupied[..., _SUIT_OF]
-    fits = np.where(is_run[..., None], run_fits, set_fits)
-    ace_high = (key[..., None] == _SUITS) & (is_run & run_cell[..., A.MELD_CELLS - 1])[..., None]
-    return fits, ace_high
+    suit_is_key = key[..., None] == _SUITS
+    # (R, M, suit, rank) by broadcasting, then flattened to kind = suit * 13 + rank
+    run_fits = suit_is_key[..., None] & run_cell[..., None, :NUM_RANKS]
+    set_fits = ~occupied[..., :NUM_SUITS, None] & (key[..., None] == _RANKS)[..., None, :]
+    fits = np.where(is_run[..., None, None], run_fits, set_fits)
+    ace_high = suit_is_key & (is_run & run_cell[..., A.MELD_CELLS - 1])[..., None]
+    return fits.reshape(*is_run.shape, NUM_NATURALS), ace_high
 
 
 def _joker_fits(rules: RuleSet, is_run: np.ndarray, is_set: np.ndarray, occupied: np.ndarray,
