@@ -184,7 +184,7 @@ def sample_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     if not len(flat):
         return np.zeros(b, np.int64)
     row, column = np.divmod(flat, num_actions)
-    starts = row.searchsorted(np.arange(b))  # row b's legal actions start here in ``column``
-    counts = row.searchsorted(np.arange(1, b + 1)) - starts
+    bounds = row.searchsorted(np.arange(b + 1))  # row b's legal actions: column[bounds[b]:]
+    starts, counts = bounds[:-1], bounds[1:] - bounds[:-1]
     pick = starts + (rng.random(b) * counts).astype(np.int64)
     return np.where(counts > 0, column[np.minimum(pick, len(column) - 1)], 0)

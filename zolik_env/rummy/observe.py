@@ -111,7 +111,8 @@ def _opening_points(rules: RuleSet, state: State) -> np.ndarray:
     rows = (state.laid & ~state.opened_before).nonzero()[0]
     if rows.size:
         fields = {name: getattr(state, name) for name in _OPENING_FIELDS}
-        points[rows] = opening_points(rules, fields, rows)
+        every = rows.size == state.batch_size  # then whole columns, not fancy indexing
+        points[rows] = opening_points(rules, fields, slice(None) if every else rows)
     return points
 
 

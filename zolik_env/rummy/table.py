@@ -161,7 +161,7 @@ def update_opening(rules: RuleSet, d: Arrays, rows: np.ndarray) -> None:
     d["opened"][r[met], p[met]] = True
 
 
-def new_melds(d: Arrays, rows: np.ndarray) -> np.ndarray:
+def new_melds(d: Arrays, rows: np.ndarray | slice) -> np.ndarray:
     """bool (R, used): the slots laid this turn, over the slots in use in these rows."""
     num_melds = d["num_melds"][rows, None]
     slots = np.arange(num_melds.max(initial=0))
@@ -175,7 +175,7 @@ def meld_points(rules: RuleSet, meld_kind: np.ndarray, meld_key: np.ndarray, cel
             * counted).sum(-1)
 
 
-def opening_points(rules: RuleSet, d: Arrays, rows: np.ndarray) -> np.ndarray:
+def opening_points(rules: RuleSet, d: Arrays, rows: np.ndarray | slice) -> np.ndarray:
     """int (R,) meld value of the melds laid this turn (for observations and tests)."""
     new = new_melds(d, rows)
     used = new.shape[1]
