@@ -27,6 +27,14 @@ def _all_rows(d: Arrays, rows: np.ndarray) -> bool:
     return len(rows) == len(peek(d, "phase"))
 
 
+def _set_rows(d: Arrays, name: str, rows: np.ndarray, values: np.ndarray) -> None:
+    """``d[name][rows] = values`` (a new array of the field's dtype)."""
+    if _all_rows(d, rows):
+        d[name] = values
+    else:
+        d[name][rows] = values
+
+
 def _copy_fields(d: Arrays, pairs: tuple[tuple[str, str], ...], rows: np.ndarray) -> None:
     """``d[target][rows] = d[source][rows]`` for each (target, source) pair."""
     if _all_rows(d, rows):
@@ -69,10 +77,10 @@ def begin_turn(rules: RuleSet, d: Arrays, rows: np.ndarray) -> None:
             d["truncated"][cut_off] = True
             end_deal(rules, d, np.concatenate([exhausted, cut_off]))
     cur = d["current"][rows]
-    d["opened_before"][rows] = d["opened"][rows, cur]
+    _set_rows(d, "opened_before", rows, peek(d, "opened")[rows, cur])
     _fill_fields(d, _TURN_START, rows)
-    d["snap_hand"][rows] = d["hands"][rows, cur]
-    d["snap_known"][rows] = d["known_taken"][rows, cur]
+    _set_rows(d, "snap_hand", rows, peek(d, "hands")[rows, cur])
+    _set_rows(d, "snap_known", rows, peek(d, "known_taken")[rows, cur])
     _copy_fields(d, _SNAPSHOT, rows)
 
 
@@ -100,8 +108,9 @@ def discard(rules: RuleSet, d: Arrays, rows: np.ndarray, card: np.ndarray) -> No
     """Discard ``card`` (R,), ending the turn; discarding the last card wins the deal."""
     cur = d["current"][rows]
     d["hands"][rows, cur, card] -= 1
-    known = d["known_taken"][rows, cur, card]
-    d["known_taken"][rows, cur, card] = np.maximum(known - 1, 0)
+    known = peek(d, "known_taken")[rows, cur, card]
+    if known.any():  # a discard taken earlier goes back: no longer known to be held
+        d["known_taken"][rows, cur, card] = np.maximum(known - 1, 0)
     d["discard"][rows, d["discard_len"][rows]] = card
     d["discard_len"][rows] += 1
     d["discard_counts"][rows, card] += 1
