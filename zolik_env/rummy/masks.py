@@ -119,10 +119,10 @@ def _joker_fits(rules: RuleSet, is_run: np.ndarray, is_set: np.ndarray, occupied
     # no room past a run's end when its first cell 0 / last cell C-1 is occupied
     fits[..., 0] = is_run & ~occupied[..., 0]
     fits[..., 1] = is_run & ~occupied[..., A.MELD_CELLS - 1]
-    if not rules.jokers_adjacent_in_run:  # the end card may not be a joker already
+    if not rules.jokers_adjacent_in_run and joker.any():  # an end card may not be a joker
         fits[..., 0] &= ~(joker & ~before).any(-1)
         fits[..., 1] &= ~(joker & ~after).any(-1)
-    if rules.max_jokers_in_set >= 1:
+    if rules.max_jokers_in_set >= 1 and is_set.any():
         fits[..., 0] |= is_set & ~occupied[..., SET_JOKER_CELL] & (size < 4)
     return fits
 
@@ -153,8 +153,12 @@ def _lay_masks(rules: RuleSet, state: State, rows: np.ndarray | slice, hand: np.
     may = may[..., None]
     natural = fits & has & may
     high = ace_high & has[..., 0::NUM_RANKS] & may
-    joker_fits = _joker_fits(rules, is_run, is_set, occupied, joker, before, after)
-    joker_fits &= (hand[:, JOKER] > 0)[:, None, None] & may
+    has_joker = hand[:, JOKER] > 0
+    if has_joker.any():
+        joker_fits = _joker_fits(rules, is_run, is_set, occupied, joker, before, after)
+        joker_fits &= has_joker[:, None, None] & may
+    else:
+        joker_fits = np.zeros((r, used, 2), bool)
     return melds, natural.reshape(r, -1), high.reshape(r, -1), joker_fits.reshape(r, -1)
 
 
