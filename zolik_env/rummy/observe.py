@@ -143,7 +143,7 @@ def _meld_new(state: State) -> np.ndarray:
 
 def observe(rules: RuleSet, state: State, seat: np.ndarray | int,
             privileged: bool = False) -> np.ndarray:
-    """int16 (B, obs_size): what ``seat`` (one per deal, or one for all) may know.
+    """int16 (B, obs_size): what ``seat`` (one per deal, or one for all; 0..P-1) may know.
 
     Hidden information (other hands, the stock's order and content) enters only as the
     ``unseen`` counts, unless ``privileged`` (for critics) appends ``all_hands`` and the
