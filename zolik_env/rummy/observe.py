@@ -120,7 +120,16 @@ _OPENING_FIELDS = ("num_melds", "snap_num_melds", "meld_kind", "meld_key", "cell
 _DEPTH = np.arange(1, MAX_DISCARD_SHOWN + 1)  # 1 = the newest discard
 _KINDS = np.arange(NUM_KINDS)
 _PHASES = np.arange(3)
-_pack = functools.cache(deck_counts)
+
+
+@functools.cache
+def _pack(num_jokers: int) -> np.ndarray:
+    """The full pack's counts, shared between calls (so read-only)."""
+    pack = deck_counts(num_jokers)
+    pack.flags.writeable = False
+    return pack
+
+
 # _SEAT_ORDER[p - 1, s, i]: with p players, the seat i places after seat s
 _SEAT_ORDER = np.array([[[(s + i) % p for i in range(4)] for s in range(4)] for p in range(1, 5)])
 
