@@ -14,11 +14,6 @@ from zolik_env.rummy.options import RuleSet
 from zolik_env.rummy.state import PHASE_DRAW, PHASE_PLAY, State
 
 
-def current_hands(state: State) -> np.ndarray:
-    """int8 (B, K): the hand of the seat to act."""
-    return state.hands[np.arange(state.batch_size), state.current]
-
-
 def melding_allowed(rules: RuleSet, state: State) -> np.ndarray:
     """bool (B,): this turn may lay cards (past the no-meld rounds; not the starter's
     discard-only first turn)."""
@@ -178,15 +173,14 @@ def legal_action_mask(rules: RuleSet, state: State) -> np.ndarray:
         _draw_mask(rules, state, drawing, hand_size, opened, may_meld, mask[:, : A.MELD_BASE])
     playing = state.phase == PHASE_PLAY
     if playing.any():
-        _play_mask(rules, state, playing, hand, hand_size, opened, may_meld,
-                   mask[:, A.MELD_BASE :])
+        _play_mask(rules, state, playing, hand, hand_size, opened, may_meld, mask)
     return mask
 
 
 def _play_mask(rules: RuleSet, state: State, playing: np.ndarray, hand: np.ndarray,
                hand_size: np.ndarray, opened: np.ndarray, may_meld: np.ndarray,
                out: np.ndarray) -> None:
-    """Write into ``out`` bool (B, NUM_ACTIONS - MELD_BASE) the moves of the play phase:
+    """Write into the mask ``out`` bool (B, NUM_ACTIONS) the moves of the play phase:
     melds, lay-offs, joker lay-offs, UNDO and discards."""
     fresh = playing & ~state.undone
     rows = (fresh & may_meld & (hand_size >= 2)).nonzero()[0]
@@ -194,14 +188,13 @@ def _play_mask(rules: RuleSet, state: State, playing: np.ndarray, hand: np.ndarr
         target = slice(None) if rows.size == len(out) else rows  # all rows: no fancy index
         melds, natural, high, joker = _lay_masks(rules, state, target, hand[target],
                                                  hand_size[target], opened[target])
-        at = -A.MELD_BASE  # action a is column a - MELD_BASE of ``out``
-        out[target, : A.LAYOFF_BASE + at] = melds
+        out[target, A.MELD_BASE : A.LAYOFF_BASE] = melds
         if natural.size:
-            out[target, A.LAYOFF_BASE + at : A.LAYOFF_BASE + at + natural.shape[1]] = natural
-            out[target, A.ACE_HIGH_BASE + at : A.ACE_HIGH_BASE + at + high.shape[1]] = high
-            out[target, A.JOKER_BASE + at : A.JOKER_BASE + at + joker.shape[1]] = joker
-    out[:, A.UNDO - A.MELD_BASE] = fresh & (state.laid | state.took_pile)
-    discard = out[:, A.DISCARD_BASE - A.MELD_BASE :]
+            out[target, A.LAYOFF_BASE : A.LAYOFF_BASE + natural.shape[1]] = natural
+            out[target, A.ACE_HIGH_BASE : A.ACE_HIGH_BASE + high.shape[1]] = high
+            out[target, A.JOKER_BASE : A.JOKER_BASE + joker.shape[1]] = joker
+    out[:, A.UNDO] = fresh & (state.laid | state.took_pile)
+    discard = out[:, A.DISCARD_BASE :]
     np.greater(hand, state.taken_unlaid, out=discard)
     obligations_met = (state.must_use < 0) & (state.freed_jokers == 0) & (opened | ~state.laid)
     discard &= (playing & obligations_met)[:, None]

@@ -31,7 +31,7 @@ def card_locations(state: State) -> np.ndarray:
     and table, for the conservation invariant (recounted from the piles and meld cells,
     not read from the counts the moves keep)."""
     hands = state.hands.sum(1, dtype=np.int16)
-    bottom = (state.bottom[:, None] == np.arange(NUM_KINDS)).astype(np.int16)
+    bottom = (state.bottom[:, None] == _KINDS).astype(np.int16)
     return np.stack([hands, count_pile(state.stock, state.stock_len),
                      count_pile(state.discard, state.discard_len), bottom,
                      table_counts(state)], axis=1).astype(np.int16)

@@ -21,6 +21,7 @@ from zolik_env.rummy.actions import (
 )
 from zolik_env.rummy.cards import JOKER, NUM_KINDS, NUM_RANKS, NUM_SUITS
 from zolik_env.rummy.options import RuleSet
+from zolik_env.rummy.piles import count_cards
 from zolik_env.rummy.state import peek
 from zolik_env.rummy.values import cell_values
 
@@ -44,11 +45,8 @@ def count_table(meld_kind: np.ndarray, meld_key: np.ndarray, cells: np.ndarray) 
     """int8 (B, K): the cards on the table by kind, counted cell by cell (a joker counted as
     a joker). Moves keep ``table_counts`` up to date instead; this recount checks them."""
     b = len(cells)
-    kinds = np.where(cells == NATURAL, CELL_KIND[meld_kind, meld_key], NUM_KINDS)
-    kinds[cells == JOKER_CELL] = JOKER
-    row_start = np.arange(0, b * (NUM_KINDS + 1), NUM_KINDS + 1)[:, None, None]
-    counts = np.bincount((kinds + row_start).ravel(), minlength=b * (NUM_KINDS + 1))
-    return counts.reshape(b, NUM_KINDS + 1)[:, :NUM_KINDS].astype(np.int8)
+    kinds = np.where(cells == JOKER_CELL, JOKER, CELL_KIND[meld_kind, meld_key])
+    return count_cards(kinds.reshape(b, -1), cells.reshape(b, -1) != 0)
 
 
 def note_laid(d: Arrays, rows: np.ndarray, counts: np.ndarray) -> None:
