@@ -99,12 +99,28 @@ def _check(cfg: PPOConfig) -> None:
         raise ValueError("eval_every and time_budget_minutes must be >= 0")
 
 
-def make_config(raw: dict[str, Any], source: str = "config") -> PPOConfig:
-    """``PPOConfig`` from a plain dict; unknown keys or bad values raise ``ValueError``."""
-    names = {f.name for f in dataclasses.fields(PPOConfig)}
-    unknown = sorted(set(raw) - names)
+def check_keys(cls: type, raw: dict[str, Any], source: str) -> None:
+    """Raise ``ValueError`` naming the keys of ``raw`` that are not fields of ``cls``."""
+    unknown = sorted(set(raw) - {f.name for f in dataclasses.fields(cls)})
     if unknown:
         raise ValueError(f"unknown config keys in {source}: {unknown}")
+
+
+def read_yaml(path: str | pathlib.Path, overrides: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The mapping in the YAML file ``path`` (empty file: ``{}``), ``overrides`` on top."""
+    raw = yaml.safe_load(pathlib.Path(path).read_text()) or {}
+    raw.update(overrides or {})
+    return raw
+
+
+def plain_dict(cfg: Any) -> dict[str, Any]:
+    """A config dataclass as plain YAML-able values (tuples as lists)."""
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in dataclasses.asdict(cfg).items()}
+
+
+def make_config(raw: dict[str, Any], source: str = "config") -> PPOConfig:
+    """``PPOConfig`` from a plain dict; unknown keys or bad values raise ``ValueError``."""
+    check_keys(PPOConfig, raw, source)
     raw = dict(raw)
     for key in ("net_arch", "eval_opponents"):
         if key in raw:
@@ -132,14 +148,9 @@ def parse_overrides(pairs: list[str] | None) -> dict[str, Any]:
 
 def load_config(path: str | pathlib.Path, overrides: dict[str, Any] | None = None) -> PPOConfig:
     """Read YAML into ``PPOConfig`` with ``overrides`` applied on top."""
-    raw = yaml.safe_load(pathlib.Path(path).read_text()) or {}
-    raw.update(overrides or {})
-    return make_config(raw, str(path))
+    return make_config(read_yaml(path, overrides), str(path))
 
 
 def to_dict(cfg: PPOConfig) -> dict[str, Any]:
     """Plain YAML-able values (tuples as lists)."""
-    out = dataclasses.asdict(cfg)
-    for key in ("net_arch", "eval_opponents"):
-        out[key] = list(out[key])
-    return out
+    return plain_dict(cfg)

@@ -22,6 +22,7 @@ from typing import Any
 
 import yaml
 
+from train.config import check_keys, plain_dict, read_yaml
 from zolik_env.dice import DiceRules
 
 
@@ -77,12 +78,8 @@ class DicePPOConfig:
 
 def load_config(path: str | pathlib.Path, **overrides: Any) -> DicePPOConfig:
     """Read YAML into ``DicePPOConfig``; unknown keys raise ``ValueError``."""
-    raw = yaml.safe_load(pathlib.Path(path).read_text()) or {}
-    raw.update({k: v for k, v in overrides.items() if v is not None})
-    names = {f.name for f in dataclasses.fields(DicePPOConfig)}
-    unknown = sorted(set(raw) - names)
-    if unknown:
-        raise ValueError(f"unknown config keys in {path}: {unknown}")
+    raw = read_yaml(path, {k: v for k, v in overrides.items() if v is not None})
+    check_keys(DicePPOConfig, raw, str(path))
     if "net_arch" in raw:
         raw["net_arch"] = tuple(int(x) for x in raw["net_arch"])
     cfg = DicePPOConfig(**raw)
@@ -166,7 +163,7 @@ def run(cfg: DicePPOConfig, run_dir: pathlib.Path | None = None) -> pathlib.Path
         stamp = time.strftime("%Y%m%d-%H%M%S")
         run_dir = pathlib.Path(cfg.run_root) / f"dice__{cfg.seed}__{stamp}"
         run_dir.mkdir(parents=True)
-        (run_dir / "config.yaml").write_text(yaml.safe_dump(_plain(cfg), sort_keys=False))
+        (run_dir / "config.yaml").write_text(yaml.safe_dump(plain_dict(cfg), sort_keys=False))
     (run_dir / "checkpoints").mkdir(exist_ok=True)
     env = VecMonitor(KostkyVecEnv(cfg.num_envs, cfg.rules(), cfg.seed, cfg.reward_scale, False))
     checkpoints = sorted((run_dir / "checkpoints").glob("step_*.zip"), key=_step_of)
@@ -190,12 +187,6 @@ def run(cfg: DicePPOConfig, run_dir: pathlib.Path | None = None) -> pathlib.Path
 
 def _step_of(path: pathlib.Path) -> int:
     return int(path.stem.split("_")[1])
-
-
-def _plain(cfg: DicePPOConfig) -> dict[str, Any]:
-    out = dataclasses.asdict(cfg)
-    out["net_arch"] = list(cfg.net_arch)
-    return out
 
 
 def main(argv: list[str] | None = None) -> int:
