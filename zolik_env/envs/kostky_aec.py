@@ -36,22 +36,19 @@ import gymnasium
 import numpy as np
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
 from zolik_env.dice import DiceRules, game, num_actions, observe, totals
 from zolik_env.dice.render import render_text
+from zolik_env.envs.aec_base import MaskedAECEnv, wrap
 from zolik_env.envs.kostky_vec import observation_space
 
 
 def env(**kwargs: Any) -> AECEnv:
     """``raw_env`` wrapped: TerminateIllegal(-1) -> AssertOutOfBounds -> OrderEnforcing."""
-    aec: AECEnv = raw_env(**kwargs)
-    aec = wrappers.TerminateIllegalWrapper(aec, illegal_reward=-1)
-    aec = wrappers.AssertOutOfBoundsWrapper(aec)
-    return wrappers.OrderEnforcingWrapper(aec)
+    return wrap(raw_env(**kwargs))
 
 
-class raw_env(AECEnv, EzPickle):  # PettingZoo naming
+class raw_env(MaskedAECEnv, EzPickle):  # PettingZoo naming
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["ansi"],
         "name": "kostky_v0",
@@ -78,32 +75,14 @@ class raw_env(AECEnv, EzPickle):  # PettingZoo naming
         if self.reward_mode not in ("points", "outcome"):
             raise ValueError(f"reward must be 'points' or 'outcome', got {reward!r}")
         self.render_mode = render_mode
-        self.possible_agents = [f"player_{p}" for p in range(players)]
-        n = num_actions(self.rules)
-        space = gymnasium.spaces.Dict({
-            "observation": observation_space(self.rules),
-            "action_mask": gymnasium.spaces.Box(0, 1, (n,), np.int8),
-        })  # fmt: skip
-        self.observation_spaces = dict.fromkeys(self.possible_agents, space)
-        self.action_spaces = {a: gymnasium.spaces.Discrete(n) for a in self.possible_agents}
+        self._set_spaces(players, observation_space(self.rules), num_actions(self.rules))
         self._rng = np.random.default_rng()
-
-    def observation_space(self, agent: str) -> gymnasium.spaces.Space:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> gymnasium.spaces.Space:
-        return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         self.state = game.init(self.rules, [int(self._rng.integers(2**63 - 1))])
-        self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
+        self._reset_agents()
         self.agent_selection = self.agents[0]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:

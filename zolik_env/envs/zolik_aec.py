@@ -90,8 +90,8 @@ import gymnasium
 import numpy as np
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
+from zolik_env.envs.aec_base import MaskedAECEnv, wrap
 from zolik_env.envs.replay import Recorder
 from zolik_env.envs.zolik_common import (
     check_reward_mode,
@@ -105,13 +105,10 @@ from zolik_env.rummy.observe import observe
 
 def env(**kwargs: Any) -> AECEnv:
     """``raw_env`` wrapped: TerminateIllegal(-1) -> AssertOutOfBounds -> OrderEnforcing."""
-    aec: AECEnv = raw_env(**kwargs)
-    aec = wrappers.TerminateIllegalWrapper(aec, illegal_reward=-1)
-    aec = wrappers.AssertOutOfBoundsWrapper(aec)
-    return wrappers.OrderEnforcingWrapper(aec)
+    return wrap(raw_env(**kwargs))
 
 
-class raw_env(AECEnv, EzPickle):  # PettingZoo naming
+class raw_env(MaskedAECEnv, EzPickle):  # PettingZoo naming
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["ansi", "human"],
         "name": "zolik_v0",
@@ -132,30 +129,14 @@ class raw_env(AECEnv, EzPickle):  # PettingZoo naming
             raise ValueError(f"render_mode={render_mode!r} unknown: choose from "
                              f"{self.metadata['render_modes']}")
         self.match, self.render_mode, self.render_seat = match, render_mode, render_seat
-        self.possible_agents = [f"player_{p}" for p in range(self.rules.num_players)]
-        space = gymnasium.spaces.Dict({
-            "observation": observation_space(self.rules),
-            "action_mask": gymnasium.spaces.Box(0, 1, (actions.NUM_ACTIONS,), np.int8)})
-        self.observation_spaces = dict.fromkeys(self.possible_agents, space)
-        self.action_spaces = {a: gymnasium.spaces.Discrete(actions.NUM_ACTIONS)
-                              for a in self.possible_agents}
+        self._set_spaces(self.rules.num_players, observation_space(self.rules),
+                         actions.NUM_ACTIONS)
         self._rng = np.random.default_rng()
-
-    def observation_space(self, agent: str) -> gymnasium.spaces.Space:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> gymnasium.spaces.Space:
-        return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._rng = np.random.default_rng(seed)
-        self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
+        self._reset_agents()
         self.recorder = Recorder(self.rules)
         self.deal_scores: list[list[int]] = []
         self._deal(0)

@@ -1,0 +1,47 @@
+"""What the kit's PettingZoo AEC envs share: the standard wrappers, one ``Dict`` space of
+observation and action mask per agent, and the per-agent bookkeeping of a reset."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+
+def wrap(aec: AECEnv) -> AECEnv:
+    """TerminateIllegal(-1) -> AssertOutOfBounds -> OrderEnforcing around ``aec``."""
+    aec = wrappers.TerminateIllegalWrapper(aec, illegal_reward=-1)
+    aec = wrappers.AssertOutOfBoundsWrapper(aec)
+    return wrappers.OrderEnforcingWrapper(aec)
+
+
+class MaskedAECEnv(AECEnv):
+    """An AEC env whose agents ``player_0..`` each see ``{"observation", "action_mask"}``."""
+
+    def _set_spaces(self, players: int, observation: gymnasium.spaces.Space,
+                    num_actions: int) -> None:
+        self.possible_agents = [f"player_{p}" for p in range(players)]
+        space = gymnasium.spaces.Dict({
+            "observation": observation,
+            "action_mask": gymnasium.spaces.Box(0, 1, (num_actions,), np.int8)})
+        self.observation_spaces = dict.fromkeys(self.possible_agents, space)
+        self.action_spaces = {a: gymnasium.spaces.Discrete(num_actions)
+                              for a in self.possible_agents}
+
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Space:
+        return self.action_spaces[agent]
+
+    def _reset_agents(self) -> None:
+        """Every agent back in play, with no rewards, ends or infos."""
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
