@@ -29,9 +29,8 @@ from gymnasium import spaces
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 
 from agents.base import SingleFromBatched
-from zolik_env.envs.replay import rule_options_of
 from zolik_env.rummy.observe import obs_layout
-from zolik_env.rummy.options import RuleSet
+from zolik_env.rummy.options import RuleSet, rule_options_of
 
 # divisor per observation slice (others are counts 0..2 or flags, left as they are)
 _SLICE_DIVISORS = {"meld_kind": 2.0, "meld_key": 13.0, "meld_cells": 2.0, "discard_newest": 53.0,

@@ -1,9 +1,9 @@
 """The evaluation config: a frozen dataclass loaded from YAML (``configs/eval/*.yaml``).
 
-Unknown keys and bad values raise ``ValueError`` naming them. Seed ranges are fixed
-here so that evaluation deals never repeat training deals: training draws deal seeds
-below ``TRAIN_SEED_LIMIT`` (10^9); evaluation deals start at ``EVAL_SEED_START``
-(2·10^9) by default and may never reach below ``TRAIN_SEED_LIMIT``.
+Unknown keys and bad values raise ``ValueError`` naming them. Evaluation deals never
+repeat training deals: the seed ranges (``zolik_env.seeds``) put training below
+``TRAIN_SEED_LIMIT`` (10^9); evaluation deals start at ``EVAL_SEED_START`` (2·10^9) by
+default and may never reach below ``TRAIN_SEED_LIMIT``.
 """
 
 from __future__ import annotations
@@ -17,9 +17,8 @@ from typing import Any
 import yaml
 
 from zolik_env.rummy.options import PRESETS, RuleSet, preset
+from zolik_env.seeds import EVAL_SEED_START, TRAIN_SEED_LIMIT
 
-TRAIN_SEED_LIMIT = 10**9  # training deal seeds are drawn from [0, 10^9)
-EVAL_SEED_START = 2 * 10**9  # default first evaluation deal seed (held out)
 RNG_SCOPES = ("deal", "chunk")
 
 

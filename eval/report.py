@@ -21,7 +21,7 @@ import numpy as np
 import yaml
 
 from eval import plots
-from eval.config import TRAIN_SEED_LIMIT
+from zolik_env.seeds import TRAIN_SEED_LIMIT
 
 if TYPE_CHECKING:
     from eval.tournament import EvalResult

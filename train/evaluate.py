@@ -1,7 +1,7 @@
 """Periodic evaluation of the learner against baselines, through ``eval.harness``.
 
 Every evaluation plays ``deals`` duplicate deals (each once per seat rotation) from
-held-out seeds: ``eval.config.EVAL_SEED_START`` (2·10^9) on, while training deals are
+held-out seeds: ``zolik_env.seeds.EVAL_SEED_START`` (2·10^9) on, while training deals are
 drawn below 10^9. Rows of ``eval.csv`` (one per step and opponent) carry the learner's
 win share and its mean reward difference to the opponent (points, higher = better),
 each with a 95% cluster-bootstrap interval over deals (``eval.stats``).
@@ -19,9 +19,9 @@ import numpy as np
 from agents.base import Policy
 from agents.registry import make_agent
 from eval import stats
-from eval.config import EVAL_SEED_START
 from eval.harness import MatchResult, play_match
 from zolik_env.rummy.options import RuleSet
+from zolik_env.seeds import EVAL_SEED_START
 
 FIELDS = ("steps", "opponent", "deals", "win", "win_low", "win_high",
           "score_diff", "score_diff_low", "score_diff_high")

@@ -22,10 +22,10 @@ import time
 from typing import Any
 
 from agents import ppo as ppo_agent
-from eval.config import EVAL_SEED_START
 from train.config import load_config, parse_overrides
 from train.evaluate import append_rows, evaluate, format_table, plot_curve
 from train.ppo import RunResult, run
+from zolik_env.seeds import EVAL_SEED_START
 
 FINAL_SEED_START = EVAL_SEED_START + 1_000_000  # final evaluation deals: after the periodic ones
 SHORT_RUN = ["snapshot_every=25000", "checkpoint_every=50000", "eval_every=60000",

@@ -12,7 +12,7 @@ same opponents.
 ``PoolVecEnv`` is ``ZolikVecEnv`` with one change: the opponent is chosen per row and
 seat (``opp``), not per seat for all rows. Rewards stay the learner's own seat's
 (``shape_rewards(...)[row, learner seat]``), in 2, 3 or 4-player deals. Training deal
-seeds are reduced below ``eval.config.TRAIN_SEED_LIMIT`` (10^9), so they never meet the
+seeds are reduced below ``zolik_env.seeds.TRAIN_SEED_LIMIT`` (10^9), so they never meet the
 held-out evaluation deals (from 2·10^9). It also adds up seconds spent in opponent
 policies and in the env step (``seconds``) for the profile.
 """
@@ -27,11 +27,11 @@ import numpy as np
 
 from agents import ppo as ppo_agent
 from agents.registry import make_agent
-from eval.config import TRAIN_SEED_LIMIT
 from zolik_env.envs.zolik_common import merge_rows, mix64, opponent_actions
 from zolik_env.envs.zolik_vec import ZolikVecEnv
 from zolik_env.rummy import game
 from zolik_env.rummy.options import RuleSet
+from zolik_env.seeds import TRAIN_SEED_LIMIT
 
 
 class OpponentPool:

@@ -20,10 +20,10 @@ import sys
 import time
 
 from agents import ppo as ppo_agent
-from eval.config import EVAL_SEED_START
 from train.config import load_config
 from train.evaluate import evaluate, format_table
 from train.ppo import read_config, run
+from zolik_env.seeds import EVAL_SEED_START
 
 STRENGTH_SEED_START = EVAL_SEED_START + 2_000_000
 

@@ -23,7 +23,6 @@ Imports only the core: no gymnasium or pettingzoo.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -39,21 +38,13 @@ from zolik_env.rummy.state import State
 VERSION = 1
 
 
-def rule_options_of(rules: options.RuleSet) -> dict[str, Any]:
-    """The options where ``rules`` differs from its preset (num_players excluded)."""
-    base = options.preset(rules.name)
-    return {f.name: getattr(rules, f.name) for f in dataclasses.fields(rules)
-            if f.name not in ("name", "num_players")
-            and getattr(rules, f.name) != getattr(base, f.name)}
-
-
 class Recorder:
     """Collects one game's records: ``start_deal``, ``move`` per action, ``end_deal``."""
 
     def __init__(self, rules: options.RuleSet) -> None:
         self.records: list[dict[str, Any]] = [{
             "kind": "game", "version": VERSION, "rules": rules.name,
-            "rule_options": rule_options_of(rules), "num_players": rules.num_players}]
+            "rule_options": options.rule_options_of(rules), "num_players": rules.num_players}]
         self.deal = -1
 
     def start_deal(self, seed: int, deal_index: int) -> None:

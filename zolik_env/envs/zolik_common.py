@@ -24,7 +24,6 @@ from typing import Any
 import gymnasium
 import numpy as np
 
-from zolik_env.envs.replay import rule_options_of
 from zolik_env.rummy import game, options
 from zolik_env.rummy.observe import obs_layout, observe
 from zolik_env.rummy.state import State
@@ -45,7 +44,7 @@ def make_rules(rules: str | options.RuleSet, num_players: int | None,
     if "num_players" in extra:
         raise ValueError("pass num_players as its own argument, not in rule_options")
     if isinstance(rules, options.RuleSet):
-        extra = {**rule_options_of(rules), **extra}
+        extra = {**options.rule_options_of(rules), **extra}
         num_players = rules.num_players if num_players is None else num_players
         rules = rules.name
     if not isinstance(rules, str):

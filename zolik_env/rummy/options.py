@@ -152,6 +152,16 @@ def preset(name: str = "cz", **options: Any) -> RuleSet:
     return RuleSet(name=name, **{**_PRESET_OVERRIDES[name], **options})
 
 
+def rule_options_of(rules: RuleSet) -> dict[str, Any]:
+    """The options where ``rules`` differs from its preset (``num_players`` excluded), so
+    that ``preset(rules.name, num_players=rules.num_players, **rule_options_of(rules))``
+    rebuilds ``rules``."""
+    base = preset(rules.name)
+    return {f.name: getattr(rules, f.name) for f in dataclasses.fields(rules)
+            if f.name not in ("name", "num_players")
+            and getattr(rules, f.name) != getattr(base, f.name)}
+
+
 def option_table() -> list[tuple[str, str, str, str, str, str]]:
     """Rows (option, cz, sk, jolly, allowed, meaning) documenting every rule option."""
     defaults = {p: preset(p) for p in PRESETS}
