@@ -2,8 +2,8 @@
 
 from agents.greedy import GreedyPolicy
 from tests.agents.play import play_turn
-from tests.rummy.scenario import make_state, table_str
 from zolik_env.rummy import rules
+from zolik_env.rummy.scenario import make_state, table_str
 
 CZ = rules.preset("cz")
 OPP = "2S 3S 5S 9S JD QD KD 4C 6C 8C 10C QC KC"

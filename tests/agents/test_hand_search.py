@@ -5,9 +5,9 @@ import pytest
 
 from agents.hand_search import best_melds, candidates, greedy_melds
 from agents.table_model import meld_steps
-from tests.rummy.scenario import make_state, table_str
 from zolik_env.rummy import game, rules
 from zolik_env.rummy.cards import JOKER, counts_of, deck_counts, format_cards, parse_cards
+from zolik_env.rummy.scenario import make_state, table_str
 
 CZ = rules.preset("cz")
 

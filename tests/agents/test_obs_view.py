@@ -3,10 +3,10 @@
 import numpy as np
 
 from agents import obs_view as ov
-from tests.rummy.scenario import make_state
 from zolik_env.rummy import rules
 from zolik_env.rummy.cards import parse_card
 from zolik_env.rummy.observe import obs_size, observe
+from zolik_env.rummy.scenario import make_state
 
 
 def test_decode__views_match_the_scripted_position():

@@ -5,10 +5,10 @@ import dataclasses
 from agents.greedy import GreedyPolicy
 from agents.planner import PlannerPolicy
 from tests.agents.play import decide, play_turn
-from tests.rummy.scenario import hand_str, make_state, table_str
 from zolik_env.rummy import actions as A
 from zolik_env.rummy import rules
 from zolik_env.rummy.cards import parse_card
+from zolik_env.rummy.scenario import hand_str, make_state, table_str
 
 CZ = rules.preset("cz")
 OPP = "2S 3S 5S 9S JD QD KD 4C 6C 8C 10C QC KC"

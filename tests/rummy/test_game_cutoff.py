@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.rummy.scenario import expected_scores, make_state, play, step
 from zolik_env.rummy import game, options
+from zolik_env.rummy.scenario import expected_scores, make_state, play, step
 
 
 def test_max_turns__cuts_the_deal_off_as_truncated_with_no_winner():

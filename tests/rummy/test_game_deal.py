@@ -5,7 +5,10 @@
 import numpy as np
 import pytest
 
-from tests.rummy.scenario import (
+from zolik_env.rummy import actions as A
+from zolik_env.rummy import game, rules
+from zolik_env.rummy.cards import JOKER, cards_of, counts_of, deck_counts
+from zolik_env.rummy.scenario import (
     assert_illegal,
     assert_legal,
     discard_str,
@@ -17,9 +20,6 @@ from tests.rummy.scenario import (
     step,
     stock_str,
 )
-from zolik_env.rummy import actions as A
-from zolik_env.rummy import game, rules
-from zolik_env.rummy.cards import JOKER, cards_of, counts_of, deck_counts
 from zolik_env.rummy.shuffle import deal_keys, shuffle_order
 
 SEEDS = np.arange(40)

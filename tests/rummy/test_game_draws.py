@@ -3,7 +3,8 @@ must-use top discard, sk's bottom card and jolly's deep pick-up."""
 
 import pytest
 
-from tests.rummy.scenario import (
+from zolik_env.rummy import rules
+from zolik_env.rummy.scenario import (
     assert_illegal,
     assert_legal,
     discard_str,
@@ -12,7 +13,6 @@ from tests.rummy.scenario import (
     play,
     stock_str,
 )
-from zolik_env.rummy import rules
 
 OPP_RUN = ("5D 6D 7D", 1)
 

@@ -4,7 +4,9 @@ card that must always remain."""
 
 import pytest
 
-from tests.rummy.scenario import (
+from zolik_env.rummy import actions as A
+from zolik_env.rummy import rules
+from zolik_env.rummy.scenario import (
     assert_illegal,
     assert_legal,
     hand_str,
@@ -13,8 +15,6 @@ from tests.rummy.scenario import (
     play,
     table_str,
 )
-from zolik_env.rummy import actions as A
-from zolik_env.rummy import rules
 
 OTHER = "KD KC"
 

@@ -3,7 +3,8 @@
 
 import pytest
 
-from tests.rummy.scenario import (
+from zolik_env.rummy import rules
+from zolik_env.rummy.scenario import (
     assert_illegal,
     assert_legal,
     hand_str,
@@ -11,7 +12,6 @@ from tests.rummy.scenario import (
     meld_str,
     play,
 )
-from zolik_env.rummy import rules
 
 OTHER = "KD KC"
 OPP = [("5D 6D 7D", 1)]

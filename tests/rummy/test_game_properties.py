@@ -9,12 +9,12 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from tests.rummy.scenario import expected_scores, meld_kinds
 from zolik_env.rummy import actions as A
 from zolik_env.rummy import game, rules
 from zolik_env.rummy.actions import RUN
 from zolik_env.rummy.cards import JOKER, NUM_KINDS, format_cards
 from zolik_env.rummy.observe import card_locations
+from zolik_env.rummy.scenario import expected_scores, meld_kinds
 from zolik_env.rummy.state import PHASE_OVER, PHASE_PLAY
 
 VARIANTS = [(name, p) for name in rules.PRESETS for p in (2, 3, 4)]

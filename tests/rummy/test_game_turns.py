@@ -4,7 +4,8 @@
 import numpy as np
 import pytest
 
-from tests.rummy.scenario import (
+from zolik_env.rummy import game, rules
+from zolik_env.rummy.scenario import (
     assert_illegal,
     assert_legal,
     discard_str,
@@ -17,7 +18,6 @@ from tests.rummy.scenario import (
     stock_str,
     table_str,
 )
-from zolik_env.rummy import game, rules
 
 OPP = [("5D 6D 7D", 1)]
 

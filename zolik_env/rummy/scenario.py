@@ -1,14 +1,19 @@
-"""Scripted positions for the batched core's rule tests (STYLE.md §9 "build states from card
-strings").
+"""Scripted positions: a batch-of-one State built from card strings, and moves by their text.
 
     state = make_state(rules, hands=["7H 8H 9H JK", "2S 3S"], stock="KD QS",
                        discard="4C", melds=[("5H 6H 7H", 1)], phase="play")
     state = play(rules, state, "meld 7H 8H 9H", "discard JK")
+    table_str(state)                 # ["5H 6H 7H"]
+
+Rule tests build their positions with it; search and belief sampling use it to put a
+chosen (or sampled) deal into the core. It reads and writes nothing but the State.
 
 Conventions (the core's, see ``state.py``): ``stock`` is written bottom first, so its
 **last** card is the top, the next one drawn; ``discard`` is written oldest first, so its
 last card is the top discard. Melds are written in table order (``5H JK 7H``: the joker is
 the 6H) and go into slots 0, 1, ... in the order given.
+
+Imports only numpy and its siblings in ``zolik_env.rummy``.
 """
 
 from __future__ import annotations
@@ -16,7 +21,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-import pytest
 
 from zolik_env.rummy import actions as A
 from zolik_env.rummy import game
@@ -34,9 +38,16 @@ from zolik_env.rummy.cards import (
     suit_of,
 )
 from zolik_env.rummy.dealing import _empty_state
-from zolik_env.rummy.melds import NUM_POSITIONS, check_meld, position_rank
+from zolik_env.rummy.melds import (
+    NUM_POSITIONS,
+    check_meld,
+    position_rank,
+    position_value,
+    set_card_value,
+)
 from zolik_env.rummy.options import RuleSet
 from zolik_env.rummy.piles import count_pile
+from zolik_env.rummy.scoring import score_deal
 from zolik_env.rummy.shuffle import deal_keys
 from zolik_env.rummy.state import PHASE_DRAW, PHASE_PLAY, State
 from zolik_env.rummy.table import count_table
@@ -143,11 +154,12 @@ def make_state(rules: RuleSet, hands: Sequence[str], stock: str | None = None,
 
 
 def action(text: str) -> int:
+    """The action id of a move written as ``actions.action_to_string`` writes it."""
     return A.string_to_action(text)
 
 
-def step(rules: RuleSet, state: State, move: str):
-    """One move by its text: (state, rewards (P,), terminated, truncated) of game 0."""
+def step(rules: RuleSet, state: State, move: str) -> tuple[State, np.ndarray, bool, bool]:
+    """One move by its text: (state, rewards int (P,), terminated, truncated) of game 0."""
     state, rewards, terminated, truncated = game.step(rules, state, [action(move)])
     return state, rewards[0], bool(terminated[0]), bool(truncated[0])
 
@@ -160,23 +172,35 @@ def play(rules: RuleSet, state: State, *moves: str) -> State:
 
 
 def is_legal(rules: RuleSet, state: State, move: str) -> bool:
+    """Whether the move is in game 0's legal-action mask."""
     return bool(game.legal_action_mask(rules, state)[0, action(move)])
 
 
 def assert_legal(rules: RuleSet, state: State, *moves: str) -> None:
+    """Raise ``AssertionError`` naming the first move that is not legal in game 0."""
     for move in moves:
-        assert is_legal(rules, state, move), f"{move!r} should be legal"
+        if not is_legal(rules, state, move):
+            raise AssertionError(f"{move!r} should be legal")
 
 
 def assert_illegal(rules: RuleSet, state: State, *moves: str) -> None:
-    """Each move is masked out and ``step`` rejects it with a ValueError naming it."""
+    """Raise ``AssertionError`` unless each move is masked out in game 0 and ``step``
+    rejects it with a ``ValueError`` naming it."""
     for move in moves:
-        assert not is_legal(rules, state, move), f"{move!r} should be illegal"
-        with pytest.raises(ValueError, match="game 0: illegal move"):
+        if is_legal(rules, state, move):
+            raise AssertionError(f"{move!r} should be illegal")
+        try:
             game.step(rules, state, [action(move)])
+        except ValueError as error:
+            if "game 0: illegal move" not in str(error):
+                raise AssertionError(f"{move!r} was rejected for another reason: "
+                                     f"{error}") from error
+        else:
+            raise AssertionError(f"step accepted the illegal move {move!r}")
 
 
 def legal_moves(rules: RuleSet, state: State) -> list[str]:
+    """Game 0's legal moves as text, in action order."""
     return [A.action_to_string(a) for a in np.flatnonzero(game.legal_action_mask(rules,
                                                                                   state)[0])]
 
@@ -200,14 +224,17 @@ def meld_kinds(state: State, slot: int, b: int = 0) -> list[int]:
 
 
 def meld_str(state: State, slot: int, b: int = 0) -> str:
+    """Meld ``slot`` of game ``b`` in table order, e.g. ``"5H JK 7H"``."""
     return format_cards(meld_kinds(state, slot, b))
 
 
 def table_str(state: State, b: int = 0) -> list[str]:
+    """Every meld on game ``b``'s table, slot by slot (see ``meld_str``)."""
     return [meld_str(state, m, b) for m in range(int(state.num_melds[b]))]
 
 
 def discard_str(state: State, b: int = 0) -> str:
+    """Game ``b``'s discard pile, oldest first, top last."""
     return format_cards(state.discard[b, : state.discard_len[b]])
 
 
@@ -219,8 +246,6 @@ def stock_str(state: State, b: int = 0) -> str:
 def cell_points(rules: RuleSet, state: State, b: int = 0) -> list[int]:
     """Meld value each seat put on the table (jolly scoring), card by card through the
     readable rules API: a run cell scores its position's value, a set card its rank's."""
-    from zolik_env.rummy.melds import position_value, set_card_value
-
     laid = [0] * rules.num_players
     for slot in range(int(state.num_melds[b])):
         for c in np.flatnonzero(state.cells[b, slot]):
@@ -234,8 +259,6 @@ def cell_points(rules: RuleSet, state: State, b: int = 0) -> list[int]:
 
 def expected_scores(rules: RuleSet, state: State, b: int = 0) -> list[int]:
     """``rules.score_deal`` of game ``b``'s final position."""
-    from zolik_env.rummy.rules import score_deal
-
     winner = int(state.winner[b])
     return score_deal(
         rules, hands=[hand_str(state, p, b) for p in range(rules.num_players)],
