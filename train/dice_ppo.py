@@ -154,7 +154,7 @@ def run(cfg: DicePPOConfig, run_dir: pathlib.Path | None = None) -> pathlib.Path
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import VecMonitor
 
-    from zolik_env.envs.kostky_vec import KostkyVecEnv
+    from train.kostky_vec import KostkyVecEnv
 
     torch.set_num_threads(cfg.torch_threads)
     start = time.time()

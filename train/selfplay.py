@@ -9,12 +9,12 @@ first snapshot exists, self kinds fall back to ``random`` (an untrained network 
 near uniformly too). Draws come from the pool's own generator: the same seed gives the
 same opponents.
 
-``PoolVecEnv`` is ``ZolikVecEnv`` with one change: the opponent is chosen per row and
-seat (``opp``), not per seat for all rows. Rewards stay the learner's own seat's
-(``shape_rewards(...)[row, learner seat]``), in 2, 3 or 4-player deals. Training deal
-seeds are reduced below ``zolik_env.seeds.TRAIN_SEED_LIMIT`` (10^9), so they never meet the
-held-out evaluation deals (from 2·10^9). It also adds up seconds spent in opponent
-policies and in the env step (``seconds``) for the profile.
+``PoolVecEnv`` is ``ZolikVecEnv`` with the ``PoolOpponents`` hook: the opponent is
+chosen per row and seat (``opp``), not per seat for all rows. Rewards stay the learner's
+own seat's (``shape_rewards(...)[row, learner seat]``), in 2, 3 or 4-player deals.
+Training deal seeds are reduced below ``zolik_env.seeds.TRAIN_SEED_LIMIT`` (10^9), so
+they never meet the held-out evaluation deals (from 2·10^9). It also adds up seconds
+spent in opponent policies and in the env step (``seconds``) for the profile.
 """
 
 from __future__ import annotations
@@ -27,10 +27,10 @@ import numpy as np
 
 from agents import ppo as ppo_agent
 from agents.registry import make_agent
-from zolik_env.envs.zolik_common import merge_rows, mix64, opponent_actions
-from zolik_env.envs.zolik_vec import ZolikVecEnv
-from zolik_env.rummy import game
+from train.zolik_vec import ZolikVecEnv
+from zolik_env.envs.zolik_common import opponent_actions
 from zolik_env.rummy.options import RuleSet
+from zolik_env.rummy.state import State
 from zolik_env.seeds import TRAIN_SEED_LIMIT
 
 
@@ -97,48 +97,36 @@ class OpponentPool:
         return actions
 
 
+class PoolOpponents:
+    """``OpponentHook`` of self-play: a pool opponent per row and seat (``opp``), drawn
+    for every new deal."""
+
+    def __init__(self, num_envs: int, rules: RuleSet, pool: OpponentPool) -> None:
+        self.rules, self.pool = rules, pool
+        self.opp = np.zeros((num_envs, rules.num_players - 1), np.int64)
+
+    def new_deals(self, rows: np.ndarray) -> None:
+        n = self.rules.num_players
+        self.opp[rows] = self.pool.sample(rows.size * (n - 1)).reshape(rows.size, n - 1)
+        self.pool.prune(self.opp)
+
+    def actions(self, sub: State, rows: np.ndarray, slot: np.ndarray,
+                rng: np.random.Generator) -> np.ndarray:
+        return self.pool.act(self.rules, sub, self.opp[rows, slot], rng)
+
+    def deal_info(self, row: int) -> dict[str, Any]:
+        return {"opponent": self.pool.names[self.opp[row, 0]]}
+
+
 class PoolVecEnv(ZolikVecEnv):
-    """``ZolikVecEnv`` with a pool opponent per row and seat (see the module docstring)."""
+    """``ZolikVecEnv`` with pool opponents (see the module docstring) and a step timer."""
 
     def __init__(self, num_envs: int, rules: RuleSet, pool: OpponentPool,
                  reward: str = "score", seed: int = 0) -> None:
         self.pool = pool
-        self.opp = np.zeros((num_envs, rules.num_players - 1), np.int64)
         self.seconds = 0.0  # spent in step_wait (core, masks, observations, opponents)
-        super().__init__(num_envs, rules=rules, opponents="random", reward=reward, seed=seed)
-
-    def _new_deals(self, rows: np.ndarray) -> None:
-        n = self.rules.num_players
-        while rows.size:
-            key = mix64(mix64(self._seed ^ mix64(rows.astype(np.uint64))) + self._episodes[rows])
-            self._episodes[rows] += np.uint64(1)
-            self.learner[rows] = (mix64(key) % np.uint64(n)).astype(np.int64)
-            self.opp[rows] = self.pool.sample(rows.size * (n - 1)).reshape(rows.size, n - 1)
-            deal_seeds = ((key >> np.uint64(1)) % np.uint64(TRAIN_SEED_LIMIT)).astype(np.int64)
-            self.state = game.reset_where(self.rules, self.state, rows, deal_seeds)
-            self.state, moves = self._advance(self.state)
-            self.num_decisions += moves
-            rows = np.flatnonzero(self.state.done)
-        self._mask = None
-        self.pool.prune(self.opp)
-
-    def _advance(self, state: Any) -> tuple[Any, int]:
-        """Play pool moves until every unfinished deal waits for its learner."""
-        moves = 0
-        while True:
-            rows = np.flatnonzero(~state.done & (state.current != self.learner))
-            if rows.size == 0:
-                return state, moves
-            moves += rows.size
-            whole = rows.size == state.batch_size
-            sub = state if whole else state.take(rows)
-            slot = (sub.current.astype(np.int64) - self.learner[rows] - 1) % self.rules.num_players
-            actions = self.pool.act(self.rules, sub, self.opp[rows, slot], self._rng)
-            sub, _, _, _ = game.step(self.rules, sub, actions, validate=False)
-            state = sub if whole else merge_rows(state, rows, sub)
-
-    def _deal_info(self, row: int) -> dict[str, Any]:
-        return {"opponent": self.pool.names[self.opp[row, 0]]}
+        super().__init__(num_envs, rules=rules, reward=reward, seed=seed,
+                         hook=PoolOpponents(num_envs, rules, pool), seed_limit=TRAIN_SEED_LIMIT)
 
     def step_wait(self) -> Any:
         start = time.perf_counter()

@@ -10,10 +10,10 @@ from pettingzoo.test import api_test, seed_test
 from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
 import zolik_env.envs  # noqa: F401 (registers the ids)
+from train.kostky_vec import KostkyVecEnv
 from zolik_env import kostky_v0
 from zolik_env.dice import DiceRules, totals
 from zolik_env.envs.kostky import KostkyEnv
-from zolik_env.envs.kostky_vec import KostkyVecEnv
 
 AEC_CONFIGS = [
     {"players": 1},

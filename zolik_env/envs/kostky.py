@@ -35,7 +35,7 @@ import numpy as np
 
 from zolik_env.dice import DiceRules, game, num_actions, observe, totals
 from zolik_env.dice.render import render_text
-from zolik_env.envs.kostky_vec import observation_space
+from zolik_env.envs.kostky_common import observation_space
 
 
 class KostkyEnv(gymnasium.Env[np.ndarray, np.int64]):

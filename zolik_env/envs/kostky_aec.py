@@ -40,7 +40,7 @@ from pettingzoo import AECEnv
 from zolik_env.dice import DiceRules, game, num_actions, observe, totals
 from zolik_env.dice.render import render_text
 from zolik_env.envs.aec_base import MaskedAECEnv, wrap
-from zolik_env.envs.kostky_vec import observation_space
+from zolik_env.envs.kostky_common import observation_space
 
 
 def env(**kwargs: Any) -> AECEnv:

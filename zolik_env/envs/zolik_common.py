@@ -18,7 +18,7 @@ with ``agents.registry.make_agent("greedy", rules)`` and pass the object.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import gymnasium
@@ -170,23 +170,38 @@ def merge_rows(state: State, rows: np.ndarray, sub: State) -> State:
     return State(**fields)
 
 
-def advance(rules: options.RuleSet, state: State, learner: np.ndarray, opponents: list[Any],
-            rng: np.random.Generator) -> tuple[State, int]:
-    """Play the opponents' moves until every unfinished deal waits for its ``learner`` seat
-    (B,); returns the state and the number of moves played. Opponent ``j`` sits at seat
-    ``(learner + 1 + j) % num_players``."""
-    n, moves = rules.num_players, 0
+# (deals b,) the moves of the opponents to act in the deals ``sub``, given the batch rows
+# they sit in (b,) and which opponent acts in each (b,): opponent ``j`` sits ``j + 1`` seats
+# after the learner.
+OpponentMoves = Callable[[State, np.ndarray, np.ndarray], np.ndarray]
+
+
+def play_opponents(rules: options.RuleSet, state: State, learner: np.ndarray,
+                   moves: OpponentMoves) -> tuple[State, int]:
+    """Play opponents' moves, chosen by ``moves(sub, rows, slot)``, until every unfinished
+    deal waits for its ``learner`` seat (B,); returns the state and the number of moves
+    played."""
+    n, played = rules.num_players, 0
     while True:
         rows = np.flatnonzero(~state.done & (state.current != learner))
         if rows.size == 0:
-            return state, moves
-        moves += rows.size
+            return state, played
+        played += rows.size
         whole = rows.size == state.batch_size
         sub = state if whole else state.take(rows)
         slot = (sub.current.astype(np.int64) - learner[rows] - 1) % n
-        actions = opponent_actions(rules, sub, slot, opponents, rng)
+        actions = moves(sub, rows, slot)
         sub, _, _, _ = game.step(rules, sub, actions, validate=False)
         state = sub if whole else merge_rows(state, rows, sub)
+
+
+def advance(rules: options.RuleSet, state: State, learner: np.ndarray, opponents: list[Any],
+            rng: np.random.Generator) -> tuple[State, int]:
+    """``play_opponents`` with one policy per opponent seat: opponent ``j`` sits at seat
+    ``(learner + 1 + j) % num_players``."""
+    return play_opponents(rules, state, learner,
+                          lambda sub, _rows, slot: opponent_actions(rules, sub, slot,
+                                                                    opponents, rng))
 
 
 def mix64(x: np.ndarray) -> np.ndarray:

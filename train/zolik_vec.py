@@ -1,10 +1,11 @@
 """Batched Stable-Baselines3 ``VecEnv`` of Žolík: ``num_envs`` deals in one core ``State``.
 
 The training fast path. Every row is one learner against ``opponents`` (as in
-``zolik/Zolik-v0``: ``"random"`` or Policy objects with ``act_batch``); a step applies
-the learner's actions to all rows in one core call, then plays opponents batched: on
-each pass, the rows whose opponent is to act are stepped together (``act_batch`` per
-opponent), until every row waits for its learner again. Finished deals restart at once
+``zolik/Zolik-v0``: ``"random"`` or Policy objects with ``act_batch``), or against the
+opponents an ``OpponentHook`` chooses per row (self-play draws them from a pool, see
+``train.selfplay``). A step applies the learner's actions to all rows in one core call,
+then plays opponents batched: on each pass, the rows whose opponent is to act are stepped
+together, until every row waits for its learner again. Finished deals restart at once
 (SB3 auto-reset, ``game.reset_where``): the returned observation is the new deal's; the
 last one is ``infos[i]["terminal_observation"]``, with ``deal_scores``, ``winner``,
 ``seat`` and ``TimeLimit.truncated`` for deals cut off.
@@ -13,30 +14,67 @@ last one is ``infos[i]["terminal_observation"]``, with ``deal_scores``, ``winner
 observations are the learner's int16 view, rewards the ``reward`` mode's entry of the
 learner's seat (see ``zolik_env.envs.zolik_common``). Deal seeds and learner seats come
 from ``(seed, env index, episode)``, so runs are reproducible for the same ``seed`` and
-``num_envs`` (the random opponents draw from one generator shared by all rows).
+``num_envs`` (the random opponents draw from one generator shared by all rows); with
+``seed_limit``, deal seeds are reduced below it.
 An illegal learner action raises ``ValueError`` naming the env and the move.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 import gymnasium
 import numpy as np
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvStepReturn
 
-from zolik_env.envs.vec_base import BatchedVecEnv
+from train.vec_base import BatchedVecEnv
 from zolik_env.envs.zolik_common import (
-    advance,
     check_reward_mode,
     make_rules,
     mix64,
     observation_space,
+    opponent_actions,
+    play_opponents,
     resolve_opponents,
     shape_rewards,
 )
 from zolik_env.rummy import actions, game, options
 from zolik_env.rummy.observe import observe
+from zolik_env.rummy.state import State
+
+
+class OpponentHook(Protocol):
+    """Who sits in the opponent seats of each row. Opponent ``j`` of a row sits ``j + 1``
+    seats after the row's learner."""
+
+    def new_deals(self, rows: np.ndarray) -> None:
+        """Fresh deals start in ``rows`` (int64 (r,)): choose their opponents."""
+
+    def actions(self, sub: State, rows: np.ndarray, slot: np.ndarray,
+                rng: np.random.Generator) -> np.ndarray:
+        """int64 (b,) one legal move per deal of ``sub``: the deals of batch ``rows`` (b,),
+        each played by its opponent ``slot`` (b,)."""
+
+    def deal_info(self, row: int) -> dict[str, Any]:
+        """Extra ``info`` entries for the deal of ``row`` that just ended."""
+
+
+class SeatOpponents:
+    """The same policy per opponent seat in every row (``resolve_opponents``)."""
+
+    def __init__(self, rules: options.RuleSet, opponents: Any) -> None:
+        self.rules = rules
+        self.policies = resolve_opponents(opponents, rules.num_players)
+
+    def new_deals(self, rows: np.ndarray) -> None:
+        return None
+
+    def actions(self, sub: State, rows: np.ndarray, slot: np.ndarray,
+                rng: np.random.Generator) -> np.ndarray:
+        return opponent_actions(self.rules, sub, slot, self.policies, rng)
+
+    def deal_info(self, row: int) -> dict[str, Any]:
+        return {}
 
 
 class ZolikVecEnv(BatchedVecEnv):
@@ -45,10 +83,16 @@ class ZolikVecEnv(BatchedVecEnv):
     def __init__(self, num_envs: int, rules: str | options.RuleSet = "cz",
                  num_players: int | None = None, opponents: Any = None,
                  rule_options: dict[str, Any] | None = None, reward: str = "score",
-                 seed: int = 0) -> None:
+                 seed: int = 0, hook: OpponentHook | None = None,
+                 seed_limit: int | None = None) -> None:
+        """``hook`` replaces ``opponents`` (pass one of them); ``seed_limit`` bounds the
+        deal seeds."""
         self.rules = make_rules(rules, num_players, rule_options)
         self.reward_mode = check_reward_mode(reward)
-        self.opponents = resolve_opponents(opponents, self.rules.num_players)
+        if hook is not None and opponents is not None:
+            raise ValueError("pass opponents or an opponent hook, not both")
+        self.hook = hook if hook is not None else SeatOpponents(self.rules, opponents)
+        self.seed_limit = seed_limit
         self.render_mode = None
         super().__init__(num_envs, observation_space(self.rules),
                          gymnasium.spaces.Discrete(actions.NUM_ACTIONS))
@@ -71,12 +115,18 @@ class ZolikVecEnv(BatchedVecEnv):
             key = mix64(mix64(self._seed ^ mix64(rows.astype(np.uint64))) + self._episodes[rows])
             self._episodes[rows] += np.uint64(1)
             self.learner[rows] = (mix64(key) % np.uint64(self.rules.num_players)).astype(np.int64)
-            self.state = game.reset_where(self.rules, self.state, rows,
-                                          (key >> np.uint64(1)).astype(np.int64))
+            self.hook.new_deals(rows)
+            self.state = game.reset_where(self.rules, self.state, rows, self._deal_seeds(key))
             self.state, moves = self._advance(self.state)
             self.num_decisions += moves
             rows = np.flatnonzero(self.state.done)  # ended before the learner moved: redeal
         self._mask: np.ndarray | None = None
+
+    def _deal_seeds(self, key: np.ndarray) -> np.ndarray:
+        seeds = key >> np.uint64(1)
+        if self.seed_limit is not None:
+            seeds = seeds % np.uint64(self.seed_limit)
+        return seeds.astype(np.int64)
 
     def reset(self) -> np.ndarray:
         """New deals in every env; a ``seed(s)`` call before restarts the seed sequence."""
@@ -102,13 +152,11 @@ class ZolikVecEnv(BatchedVecEnv):
             raise ValueError(f"env {i}: illegal learner action {int(a[i])} ({name}) for seat "
                              f"{int(self.learner[i])}")
 
-    def _advance(self, state: game.State) -> tuple[game.State, int]:
+    def _advance(self, state: State) -> tuple[State, int]:
         """Play the opponents' moves until every unfinished deal waits for its learner."""
-        return advance(self.rules, state, self.learner, self.opponents, self._rng)
-
-    def _deal_info(self, row: int) -> dict[str, Any]:
-        """Extra ``info`` entries for a deal of ``row`` that just ended (subclass hook)."""
-        return {}
+        return play_opponents(self.rules, state, self.learner,
+                              lambda sub, rows, slot: self.hook.actions(sub, rows, slot,
+                                                                        self._rng))
 
     def step_wait(self) -> VecEnvStepReturn:
         a = self._actions
@@ -133,7 +181,7 @@ class ZolikVecEnv(BatchedVecEnv):
                             "deal_scores": ended.scores[j].tolist(),
                             "winner": int(ended.winner[j]),
                             "TimeLimit.truncated": bool(ended.truncated[j]),
-                            **self._deal_info(int(i))}
+                            **self.hook.deal_info(int(i))}
             self._new_deals(rows)
         return observe(self.rules, self.state, self.learner), rewards, done, infos
 

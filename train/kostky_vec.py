@@ -16,14 +16,10 @@ import gymnasium
 import numpy as np
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvStepReturn
 
-from zolik_env.dice import DiceRules, game, num_actions, obs_size, observe
+from train.vec_base import BatchedVecEnv
+from zolik_env.dice import DiceRules, game, num_actions, observe
 from zolik_env.dice.state import State, splitmix64, where_rows
-from zolik_env.envs.vec_base import BatchedVecEnv
-
-
-def observation_space(rules: DiceRules) -> gymnasium.spaces.Box:
-    """Bounded Box of the flat observation (scores / 500 stay below 20 on any table)."""
-    return gymnasium.spaces.Box(0.0, 20.0, (obs_size(rules),), np.float32)
+from zolik_env.envs.kostky_common import observation_space
 
 
 class KostkyVecEnv(BatchedVecEnv):

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from zolik_env.envs.zolik_vec import ZolikVecEnv
+from train.zolik_vec import ZolikVecEnv
 from zolik_env.rummy import game, options
 from zolik_env.rummy.bench import bench_one
 

@@ -3,10 +3,10 @@
 import numpy as np
 import pytest
 
+from train.zolik_vec import ZolikVecEnv
 from zolik_env.envs.zolik_common import SCORE_SCALE, shape_rewards
 from zolik_env.envs.zolik_gym import ZolikEnv
-from zolik_env.envs.zolik_vec import ZolikVecEnv
-from zolik_env.rummy import actions, game
+from zolik_env.rummy import actions, game, options
 
 
 def run(env, steps, seed=0):
@@ -89,3 +89,38 @@ def test_maskable_ppo__learns_a_few_hundred_steps(vec):
                         n_epochs=1, policy_kwargs={"net_arch": [32]}, seed=0)
     model.learn(256)
     assert model.num_timesteps >= 256
+
+
+class FirstLegal:
+    """An opponent hook: every opponent plays its lowest legal action id; records calls."""
+
+    def __init__(self, rules):
+        self.rules, self.dealt, self.moves = rules, [], 0
+
+    def new_deals(self, rows):
+        self.dealt.extend(rows.tolist())
+
+    def actions(self, sub, rows, slot, rng):
+        assert (slot == 0).all() and len(rows) == sub.batch_size  # 2 players: one opponent
+        self.moves += len(rows)
+        return game.legal_action_mask(self.rules, sub).argmax(1)
+
+    def deal_info(self, row):
+        return {"hooked": row}
+
+
+def test_zolik_vec_env__opponent_hook_chooses_moves_and_sees_every_new_deal():
+    rules = options.preset("cz", num_players=2, max_turns=6)
+    hook = FirstLegal(rules)
+    env = ZolikVecEnv(4, rules, hook=hook, seed_limit=1000, seed=0)
+    assert sorted(hook.dealt[:4]) == [0, 1, 2, 3]
+    env.reset()
+    ended = 0
+    for _, _, dones, infos in run(env, 30):
+        for i in np.flatnonzero(dones):
+            assert infos[i]["hooked"] == i
+            ended += 1
+    assert ended and len(hook.dealt) >= 4 + ended
+    assert hook.moves == env.num_decisions - 30 * 4  # every opponent move came from the hook
+    with pytest.raises(ValueError, match="not both"):
+        ZolikVecEnv(2, rules, opponents="random", hook=hook)
