@@ -24,7 +24,7 @@ SKIPPED_DIRS = {"__pycache__", "runs", "build", "dist", "node_modules"}
 _HEADING = re.compile(r"^#{2,3}\s+(\d+(?:\.\d+)?)\.?\s", re.M)
 _NUMBER = r"\d+(?:\.\d+)?"
 _CITATION = re.compile(
-    rf"rules-spec\.md((?:[ ,]*(?:and |or )?§\s*{_NUMBER}(?:\s*[-\u2013]\s*{_NUMBER})?)+)")
+    rf"rules-spec\.md[`\])]*((?:[ ,]*(?:and |or )?§\s*{_NUMBER}(?:\s*[-\u2013]\s*{_NUMBER})?)+)")
 # ``RULES.md`` in capitals only: ``docs/rules.md`` is a page of the kit.
 _JARGON = re.compile(r"RULES\.md|(?i:shared folder|seed 00\d|\bissue \d+)")
 
@@ -99,9 +99,10 @@ def test_spec_sections__reads_chapter_and_section_numbers():
 
 def test_bad_citations__finds_a_missing_section():
     text = ("see docs/rules-spec.md §1.4; docs/rules-spec.md §1.5, §1.9 and\n"
-            "rules-spec.md §2-4; §7.7 alone is not a citation")
-    assert bad_citations(text, {"1.4", "1.5", "2", "3", "4"}) == ["1.9"]
-    assert bad_citations(text, {"1.4", "1.5", "1.9", "2", "4"}) == []
+            "rules-spec.md §2-4; §7.7 alone is not a citation; `rules-spec.md` §8.1,\n"
+            "[`rules-spec.md`](rules-spec.md) §6")
+    assert bad_citations(text, {"1.4", "1.5", "2", "3", "4", "8.1"}) == ["1.9", "6"]
+    assert bad_citations(text, {"1.4", "1.5", "1.9", "2", "4", "6", "8.1"}) == []
 
 
 def test_jargon__finds_outside_references():
