@@ -4,7 +4,6 @@ win-rate heatmap, and the rating table with intervals."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import matplotlib
 
@@ -12,8 +11,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 
-if TYPE_CHECKING:
-    from eval.tournament import EvalResult
+from eval.result import EvalResult
 
 
 def seat_scores(result: EvalResult) -> dict[str, np.ndarray]:

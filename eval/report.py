@@ -15,16 +15,14 @@ import html
 import json
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import yaml
 
 from eval import plots
+from eval.result import EvalResult
 from zolik_env.seeds import TRAIN_SEED_LIMIT
-
-if TYPE_CHECKING:
-    from eval.tournament import EvalResult
 
 RATES = (("win", "win rate"), ("opened", "opening rate"), ("out", "going-out rate"))
 

@@ -18,9 +18,7 @@ import concurrent.futures as cf
 import multiprocessing
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
 from itertools import combinations
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -31,22 +29,11 @@ from agents.registry import make_agent
 from eval import stats
 from eval.config import EvalConfig
 from eval.harness import MatchResult, concat_results, play_match
-from eval.summary import Pair, Summary, summarize_pool
+from eval.result import EvalResult
+from eval.summary import Pair, summarize_pool
 from zolik_env.rummy.options import RuleSet
 
 Task = tuple[Pair, np.ndarray]  # (pair of agent indices, deal seeds)
-
-
-@dataclass
-class EvalResult:
-    """What ``run`` returns: the config, the matches, the summary and where it wrote."""
-
-    config: EvalConfig
-    names: tuple[str, ...]
-    matches: dict[Pair, MatchResult]
-    summary: Summary
-    stopped: set[Pair] = field(default_factory=set)
-    out_dir: Path | None = None
 
 
 def unique_names(specs: Sequence[str]) -> tuple[str, ...]:
