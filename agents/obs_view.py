@@ -4,7 +4,8 @@
     view["hand"]                     # int16 (53,) own cards by kind
     view["known_taken"]              # int16 (P, 53), seat 0 = the observer
 
-The slices and shapes are ``zolik_env.rummy.observe.obs_layout``; nothing here reads the
+The slices and shapes are ``zolik_env.rummy.observe.obs_layout``, and the named columns
+(phases, turn flags) are that module's constants, re-exported here; nothing here reads the
 core's State. Imports only numpy and the public ``zolik_env.rummy`` modules.
 """
 
@@ -14,15 +15,40 @@ import functools
 
 import numpy as np
 
-from zolik_env.rummy.observe import obs_layout
+from zolik_env.rummy.observe import (
+    FLAG_FREED_JOKERS,
+    FLAG_LAID,
+    FLAG_OPENED_BEFORE,
+    FLAG_TOOK_PILE,
+    FLAG_UNDONE,
+    OBSERVER,
+    PHASE_DRAW,
+    PHASE_OVER,
+    PHASE_PLAY,
+    obs_layout,
+)
 from zolik_env.rummy.options import RuleSet
 
-View = dict[str, np.ndarray]
+__all__ = [
+    "FLAG_FREED_JOKERS",
+    "FLAG_LAID",
+    "FLAG_OPENED_BEFORE",
+    "FLAG_TOOK_PILE",
+    "FLAG_UNDONE",
+    "OBSERVER",
+    "PHASE_DRAW",
+    "PHASE_OVER",
+    "PHASE_PLAY",
+    "View",
+    "decode",
+    "flag",
+    "phase",
+    "scalar",
+    "slices",
+    "turn_key",
+]
 
-PHASE_DRAW, PHASE_PLAY, PHASE_OVER = 0, 1, 2
-# turn_flags columns (observe.py): took a discard/bottom card, laid, undone, opened before,
-# freed jokers still to lay
-FLAG_TOOK, FLAG_LAID, FLAG_UNDONE, FLAG_OPENED_BEFORE, FLAG_FREED = range(5)
+View = dict[str, np.ndarray]
 
 
 @functools.lru_cache(maxsize=64)
@@ -42,7 +68,7 @@ def decode(obs: np.ndarray, rules: RuleSet) -> View:
 
 
 def phase(view: View) -> int:
-    """0 draw, 1 play, 2 over."""
+    """``PHASE_DRAW``, ``PHASE_PLAY`` or ``PHASE_OVER``."""
     return int(np.argmax(view["phase"]))
 
 
@@ -52,6 +78,7 @@ def scalar(view: View, name: str) -> int:
 
 
 def flag(view: View, column: int) -> bool:
+    """One ``turn_flags`` column (``FLAG_LAID``, ...) as a bool."""
     return bool(view["turn_flags"][column])
 
 

@@ -140,14 +140,15 @@ class PlannerPolicy(BatchedFromSingle):
 
     def in_danger(self, view: ov.View) -> bool:
         """An opponent may go out soon: few cards left in an opened hand."""
-        sizes, opened = view["hand_sizes"][1:], view["opened"][1:]
+        others = slice(ov.OBSERVER + 1, None)
+        sizes, opened = view["hand_sizes"][others], view["opened"][others]
         return bool(((sizes <= 4) & (opened > 0)).any())
 
     def context(self, view: ov.View) -> DiscardContext:
         p = self.rules.num_players
         deep = self.rules.discard_pickup == "deep"
         weights = [1.0] + [0.6 if deep else 0.2] * (p - 2)
-        opened = bool(view["opened"][0])
+        opened = bool(view["opened"][ov.OBSERVER])
         weight = (0.8 if opened or deep else 0.3) + (0.7 if self.in_danger(view) else 0.0)
         return DiscardContext(self.rules, view["unseen"], view["known_taken"], view["opened"],
                               decode_table(view), weights, weight)

@@ -60,8 +60,9 @@ def turn_input(view: ov.View, rules: RuleSet) -> TurnInput:
     clean = any(m.is_run and new[m.slot] and A.JOKER_CELL not in m.cells for m in table)
     must = np.flatnonzero(view["must_use"])
     laid = ov.flag(view, ov.FLAG_LAID)
-    may = bool(view["melding_allowed"][0]) and not ov.flag(view, ov.FLAG_UNDONE)
-    return TurnInput(rules, view["hand"].astype(np.int64), table, bool(view["opened"][0]), may,
+    may = bool(ov.scalar(view, "melding_allowed")) and not ov.flag(view, ov.FLAG_UNDONE)
+    opened = bool(view["opened"][ov.OBSERVER])
+    return TurnInput(rules, view["hand"].astype(np.int64), table, opened, may,
                      ov.scalar(view, "opening_points") if laid else 0, clean and laid,
                      int(must[0]) if must.size else -1, view["taken_unlaid"].astype(np.int64))
 

@@ -3,6 +3,10 @@
 The observation is one flat int16 array per deal with named slices, ``obs_layout``.
 Only public facts and the observer's own cards enter it; other hands and the stock
 are summarised as ``unseen`` counts. A privileged full view (for critics) is opt-in.
+
+Slices with named columns: ``phase`` is one-hot over ``PHASE_NAMES`` (column
+``PHASE_DRAW``, ``PHASE_PLAY``, ``PHASE_OVER``); ``turn_flags`` holds ``TURN_FLAGS``
+(column ``FLAG_TOOK_PILE`` ... ``FLAG_FREED_JOKERS``); seat axes start at ``OBSERVER``.
 """
 
 from __future__ import annotations
@@ -17,6 +21,9 @@ from zolik_env.rummy.cards import NUM_KINDS, deck_counts
 from zolik_env.rummy.masks import melding_allowed
 from zolik_env.rummy.options import RuleSet
 from zolik_env.rummy.piles import count_pile
+from zolik_env.rummy.state import PHASE_DRAW as PHASE_DRAW  # re-exported: "phase" columns
+from zolik_env.rummy.state import PHASE_OVER as PHASE_OVER
+from zolik_env.rummy.state import PHASE_PLAY as PHASE_PLAY
 from zolik_env.rummy.state import State
 from zolik_env.rummy.table import count_table, opening_points
 
@@ -38,6 +45,15 @@ def card_locations(state: State) -> np.ndarray:
 
 
 MAX_DISCARD_SHOWN = 24  # newest discards listed in order (deep pick-ups reach 24 cards)
+
+# Columns of the one-hot "phase" slice, in the order of the values of ``State.phase``
+# (PHASE_DRAW, PHASE_PLAY, PHASE_OVER: 0, 1, 2).
+PHASE_NAMES = ("draw", "play", "over")
+# Columns of the "turn_flags" slice (this turn: took a discard or the bottom card, laid
+# cards, undid its moves; had opened before the turn; holds freed jokers still to lay).
+TURN_FLAGS = ("took_pile", "laid", "undone", "opened_before", "freed_jokers")
+FLAG_TOOK_PILE, FLAG_LAID, FLAG_UNDONE, FLAG_OPENED_BEFORE, FLAG_FREED_JOKERS = range(5)
+OBSERVER = 0  # index of the observing seat on every seat axis (then the seats after it)
 
 
 @functools.lru_cache(maxsize=128)
@@ -66,10 +82,10 @@ def obs_layout(rules: RuleSet, privileged: bool = False) -> tuple[tuple[str, tup
         ("known_taken", (p, k)),  # discards each seat took and has not laid again
         ("unseen", (k,)),  # cards this seat cannot see: other hands and the stock
         ("to_act", (p,)),  # one-hot: whose turn it is
-        ("phase", (3,)),  # one-hot: draw, play, over
+        ("phase", (len(PHASE_NAMES),)),  # one-hot: draw, play, over
         ("round", (1,)),
         ("melding_allowed", (1,)),
-        ("turn_flags", (5,)),  # took discard/bottom, laid, undone, opened before, freed jokers
+        ("turn_flags", (len(TURN_FLAGS),)),  # TURN_FLAGS
         ("must_use", (k,)),  # cz/sk: the taken top discard still to lay, one-hot
         ("taken_unlaid", (k,)),  # cards taken this turn that may not be discarded
         ("opening_points", (1,)),  # meld value laid this turn (for the opening)
@@ -119,7 +135,7 @@ def _opening_points(rules: RuleSet, state: State) -> np.ndarray:
 _OPENING_FIELDS = ("num_melds", "snap_num_melds", "meld_kind", "meld_key", "cells")
 _DEPTH = np.arange(1, MAX_DISCARD_SHOWN + 1)  # 1 = the newest discard
 _KINDS = np.arange(NUM_KINDS)
-_PHASES = np.arange(3)
+_PHASES = np.arange(len(PHASE_NAMES))
 
 
 @functools.cache
@@ -181,7 +197,7 @@ def observe(rules: RuleSet, state: State, seat: np.ndarray | int,
         "to_act": order == state.current[:, None],
         "phase": state.phase[:, None] == _PHASES, "round": (state.turn // p + 1)[:, None],
         "melding_allowed": melding_allowed(rules, state)[:, None],
-        "turn_flags": np.array([state.took_pile, state.laid, state.undone,
+        "turn_flags": np.array([state.took_pile, state.laid, state.undone,  # TURN_FLAGS
                                 state.opened_before, state.freed_jokers > 0]).T,
         "must_use": state.must_use[:, None] == _KINDS, "taken_unlaid": state.taken_unlaid,
         "opening_points": _opening_points(rules, state)[:, None],
