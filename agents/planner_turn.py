@@ -12,26 +12,17 @@ from __future__ import annotations
 import numpy as np
 
 from agents.hand_search import Candidate, best_melds
-from agents.table_model import TableMeld, natural_fit
+from agents.table_model import natural_fit, swap_kind
 from agents.turn_plan import Builder, TurnInput, opening_met, trim_for_discard
 from zolik_env.rummy import actions as A
-from zolik_env.rummy.cards import JOKER, NUM_RANKS
-from zolik_env.rummy.melds import hand_card_value, position_rank
+from zolik_env.rummy.cards import JOKER
+from zolik_env.rummy.melds import hand_card_value
 from zolik_env.rummy.options import RuleSet
 
 MUST = -1000.0  # dead value of a taken cz/sk discard: any meld that uses it wins
 JOKER_KEEP = 20.0  # what a kept joker is worth: it is laid for more than this only
 JOKER_KEEP_DANGER = -50.0  # ... when an opponent may go out it costs its full penalty
 OUT_BONUS = 100.0
-
-
-def joker_identity(meld: TableMeld, cell: int) -> int:
-    """The natural kind a table joker stands for (a set's: its one missing suit when the
-    set holds three naturals, else -1: only then can it be taken)."""
-    if meld.is_run:
-        return meld.key * NUM_RANKS + position_rank(cell + 1)
-    missing = [s for s in range(4) if not meld.cells[s]]
-    return missing[0] * NUM_RANKS + meld.key if len(missing) == 1 else -1
 
 
 class TurnSearch:
@@ -123,7 +114,7 @@ class TurnSearch:
         out = []
         for index, meld in enumerate(inp.table):
             for cell in (c for c, v in enumerate(meld.cells) if v == A.JOKER_CELL):
-                kind = joker_identity(meld, cell)
+                kind = swap_kind(meld, cell)
                 if kind < 0 or not inp.hand[kind] or inp.taken_unlaid[kind] >= inp.hand[kind]:
                     continue
                 builder = Builder(inp)

@@ -1,6 +1,7 @@
 """A small Python model of the table for planning a turn: melds decoded from the
-observation, the lay-offs and joker swaps a card allows, and the action ids that lay a
-hand meld (a 3-card pattern, then lay-offs on the new slot).
+observation, the lay-offs and joker swaps a card allows (asked of the core's
+``zolik_env.rummy.fits``, the rules' one home), and the action ids that lay a hand meld
+(a 3-card pattern, then lay-offs on the new slot).
 
 Cells follow ``docs/core.md``: run cells 0..13 are positions 1..14 (low ace .. high ace);
 set cells 0..3 are the suits S H D C and cell 4 the joker; 0 empty, 1 natural, 2 joker.
@@ -14,6 +15,7 @@ import numpy as np
 
 from agents.hand_search import Candidate
 from zolik_env.rummy import actions as A
+from zolik_env.rummy import fits
 from zolik_env.rummy.cards import JOKER, NUM_NATURALS, NUM_RANKS, NUM_SUITS
 from zolik_env.rummy.melds import position_value, set_card_value
 from zolik_env.rummy.options import RuleSet
@@ -31,13 +33,10 @@ class TableMeld:
     key: int  # run suit or set rank
     cells: list[int] = field(default_factory=lambda: [0] * A.MELD_CELLS)
 
-    def ends(self) -> tuple[int, int]:
-        used = [c for c, v in enumerate(self.cells) if v]
-        return used[0], used[-1]
-
-    def counts(self) -> tuple[int, int]:
-        """(naturals, jokers)."""
-        return self.cells.count(NAT), self.cells.count(JK)
+    @property
+    def kind(self) -> int:
+        """``RUN`` or ``SET`` (the observation's ``meld_kind``)."""
+        return A.RUN if self.is_run else A.SET
 
 
 def decode_table(view: dict[str, np.ndarray]) -> list[TableMeld]:
@@ -46,50 +45,33 @@ def decode_table(view: dict[str, np.ndarray]) -> list[TableMeld]:
             for m in np.flatnonzero(kinds)]
 
 
-def _run_cells_of(kind: int, meld: TableMeld) -> list[int]:
-    """Run cells natural ``kind`` could occupy (an ace: low and high)."""
-    rank = kind % NUM_RANKS
-    return [0, A.MELD_CELLS - 1] if rank == 0 else [rank]
-
-
 def natural_fit(meld: TableMeld, kind: int) -> tuple[int, int, bool] | None:
-    """``(action, cell, is_swap)`` putting natural ``kind`` on ``meld``, or None."""
-    suit, rank = divmod(kind, NUM_RANKS)
-    if meld.is_run:
-        if suit != meld.key:
-            return None
-        low, high = meld.ends()
-        for cell in _run_cells_of(kind, meld):
-            if meld.cells[cell] == JK or (meld.cells[cell] == 0 and cell in (low - 1, high + 1)):
-                if cell == A.MELD_CELLS - 1:
-                    action = A.ACE_HIGH_BASE + meld.slot * NUM_SUITS + suit
-                else:
-                    action = A.LAYOFF_BASE + meld.slot * NUM_NATURALS + kind
-                return action, cell, meld.cells[cell] == JK
+    """``(action, cell, is_swap)`` putting natural ``kind`` on ``meld`` (an ace on a run: the
+    low end where it fits there), or None; the core's ``fits.natural_places`` decides."""
+    places = fits.natural_places(meld.kind, meld.key, meld.cells, kind)
+    if not places:
         return None
-    if rank != meld.key or meld.cells[suit]:
-        return None
-    naturals, jokers = meld.counts()
-    swap = jokers > 0 and naturals == 3
-    return A.LAYOFF_BASE + meld.slot * NUM_NATURALS + kind, suit, swap
+    place = places[0]
+    return fits.lay_off_action(meld.slot, kind, place), place.cell, place.swap
 
 
 def joker_fit(meld: TableMeld, rules: RuleSet) -> tuple[int, int] | None:
-    """``(action, cell)`` putting a joker on ``meld`` (a run's high end first), or None."""
-    naturals, jokers = meld.counts()
-    if rules.jokers_fewer_than_naturals and jokers + 1 >= naturals:
+    """``(action, cell)`` putting a joker on ``meld`` (a run's high end first), or None; the
+    core's ``fits.joker_places`` decides."""
+    places = fits.joker_places(rules, meld.kind, meld.key, meld.cells)
+    if not places:
         return None
-    if not meld.is_run:
-        if meld.cells[A.SET_JOKER_CELL] or naturals + jokers >= 4:
-            return None
-        return A.JOKER_BASE + meld.slot * 2, A.SET_JOKER_CELL
-    low, high = meld.ends()
-    apart = rules.jokers_adjacent_in_run
-    if high + 1 < A.MELD_CELLS and (apart or meld.cells[high] != JK):
-        return A.JOKER_BASE + meld.slot * 2 + 1, high + 1
-    if low >= 1 and (apart or meld.cells[low] != JK):
-        return A.JOKER_BASE + meld.slot * 2, low - 1
-    return None
+    place = max(places, key=lambda p: p.high)
+    return fits.lay_off_action(meld.slot, JOKER, place), place.cell
+
+
+def swap_kind(meld: TableMeld, cell: int) -> int:
+    """The natural kind that swaps the joker in ``cell`` of ``meld`` out, or -1 (a set's
+    joker only once the set holds three naturals)."""
+    for kind, places in enumerate(fits.all_natural_places(meld.kind, meld.key, meld.cells)):
+        if any(p.swap and (p.cell == cell or not meld.is_run) for p in places):
+            return kind
+    return -1
 
 
 def apply_natural(meld: TableMeld, cell: int, swap: bool) -> None:
