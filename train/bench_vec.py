@@ -1,6 +1,5 @@
-"""Throughput of ``ZolikVecEnv`` against the raw core, random play on one process.
-
-    zolik bench-env [--presets cz] [--players 2 4] [--batches 64 1024] [--seconds 3]
+"""Throughput of ``ZolikVecEnv`` against the raw core, random play on one process;
+``zolik bench-env`` prints it (``cli.bench_env``).
 
 For each row: the raw core's decisions/s (``zolik_env.rummy.bench``: mask, step and the
 acting seat's observation per decision), the VecEnv's learner steps/s with a random
@@ -11,14 +10,13 @@ makes in all (learner + opponents). ``core/vec`` is raw decisions/s over VecEnv 
 
 from __future__ import annotations
 
-import argparse
 import time
 from dataclasses import dataclass
 
 import numpy as np
 
 from train.zolik_vec import ZolikVecEnv
-from zolik_env.rummy import game, options
+from zolik_env.rummy import game
 from zolik_env.rummy.bench import bench_one
 
 
@@ -75,19 +73,3 @@ def format_table(rows: list[VecRow]) -> str:
               f"{r.vec_steps_per_s:,.0f} | {r.vec_decisions_per_s:,.0f} | {r.ratio:.2f} | "
               f"{r.decision_ratio:.2f} |" for r in rows]
     return "\n".join(lines)
-
-
-def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="zolik bench-env", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--presets", nargs="+", default=["cz"], choices=options.PRESETS)
-    parser.add_argument("--players", nargs="+", type=int, default=[2, 4], choices=[2, 3, 4])
-    parser.add_argument("--batches", nargs="+", type=int, default=[64, 1024])
-    parser.add_argument("--seconds", type=float, default=3.0, help="time per row (default 3)")
-    args = parser.parse_args(argv)
-    if min(args.batches) < 1:
-        parser.error("--batches: batch sizes must be >= 1")
-    rows = run(args.presets, args.players, args.batches, args.seconds)
-    print()
-    print(format_table(rows))
-    return 0

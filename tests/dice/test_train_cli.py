@@ -6,8 +6,8 @@ import sys
 import pytest
 import yaml
 
+from cli import dice as cli
 from train import dice_ppo
-from zolik_env.dice import cli
 
 
 def test_load_config__repo_config_is_valid():
@@ -74,7 +74,7 @@ def test_cli__bench_prints_a_table(capsys):
 def test_layering__core_imports_no_env_or_training_libraries():
     code = (
         "import sys, zolik_env.dice, zolik_env.dice.solver, zolik_env.dice.evaluate, "
-        "zolik_env.dice.bench, zolik_env.dice.cli, zolik_env\n"
+        "zolik_env.dice.bench, cli.dice, zolik_env\n"
         "bad = {'gymnasium', 'pettingzoo', 'torch', 'stable_baselines3'} & set(sys.modules)\n"
         "assert not bad, bad"
     )

@@ -5,7 +5,8 @@ import json
 import numpy as np
 import pytest
 
-from zolik_env import cli, zolik_v0
+from cli import main as cli
+from zolik_env import zolik_v0
 from zolik_env.envs import replay
 from zolik_env.rummy import game
 

@@ -7,11 +7,11 @@ import pytest
 import yaml
 
 from agents.random_policy import RandomPolicy
-from eval import cli
+from cli import eval as cli
+from cli.main import SUBCOMMANDS
 from eval.config import EVAL_SEED_START, EvalConfig, load_config
 from eval.tournament import run
 from tests.eval.policies import MeldFirst
-from zolik_env.cli import SUBCOMMANDS
 
 
 @pytest.fixture(scope="module")
@@ -73,7 +73,7 @@ def test_default_config__matches_the_dataclass_defaults():
 
 
 def test_cli__prints_the_table_and_writes_the_report(tmp_path, capsys):
-    assert SUBCOMMANDS["eval"][0] == "eval.cli"
+    assert SUBCOMMANDS["eval"][0] == "cli.eval"
     code = cli.main(["--agents", "random", "random", "--deals", "2", "--chunk-deals", "2",
                      "--workers", "1", "--out", str(tmp_path), "--no-plots", "--no-progress",
                      "--preset", "sk"])

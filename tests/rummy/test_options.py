@@ -5,7 +5,7 @@ import dataclasses
 
 import pytest
 
-from zolik_env import cli
+from cli import main as cli
 from zolik_env.rummy import rules
 
 # (option, cz, sk, jolly), each value read off the tables of RULES.md §1-4.

@@ -9,8 +9,9 @@ import time
 import pytest
 import yaml
 
+from cli import train as cli
 from tests.train.conftest import TINY
-from train import cli, ppo
+from train import ppo
 
 
 def test_cli__config_with_overrides(tmp_path, capsys):
@@ -31,7 +32,7 @@ def test_cli__kill_9_then_resume(tmp_path):
     path = tmp_path / "tiny.yaml"
     path.write_text(yaml.safe_dump({**TINY, "run_root": str(tmp_path / "runs"),
                                     "total_steps": 100_000, "eval_every": 0}))
-    proc = subprocess.Popen([sys.executable, "-m", "train.cli", "--config", str(path)],
+    proc = subprocess.Popen([sys.executable, "-m", "cli.train", "--config", str(path)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.time() + 90
     while not list(tmp_path.glob("runs/*/checkpoints/step_192.zip")) and time.time() < deadline:
@@ -50,7 +51,7 @@ def test_cli__kill_9_then_resume(tmp_path):
 
 
 def test_main_job__trains_evaluates_and_prints_the_table(tmp_path, capsys):
-    from train import main_job
+    from cli import main_job
 
     path = tmp_path / "tiny.yaml"
     path.write_text(yaml.safe_dump({**TINY, "run_root": str(tmp_path / "runs")}))

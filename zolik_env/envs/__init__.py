@@ -1,4 +1,4 @@
-"""Environments over the rules cores: PettingZoo AEC, Gymnasium and SB3 adapters.
+"""Environments over the rules cores: PettingZoo AEC envs and Gymnasium adapters.
 
 This package is the only place in ``zolik_env`` that imports pettingzoo or
 gymnasium. Importing it registers the Gymnasium ids (``zolik/Kostky-v0``, ...).

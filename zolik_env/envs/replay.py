@@ -11,18 +11,13 @@ One JSON object a line, in order:
 Moves are in card notation (``actions.action_to_string``); a deal is rebuilt from its
 seed and deal index (``game.init``), so replaying the moves reproduces it exactly and
 the recorded scores are checked. ``zolik_v0`` records every episode
-(``env.unwrapped.recorder``).
-
-    zolik replay FILE [--table]            print a recorded game turn by turn
-    zolik replay FILE --record --preset cz --players 2 --seed 0
-                                           record one random game into FILE first
+(``env.unwrapped.recorder``); ``zolik replay FILE`` prints one (``cli.replay``).
 
 Imports only the core: no gymnasium or pettingzoo.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -163,24 +158,3 @@ def print_game(records: list[dict[str, Any]], table: bool = False) -> int:
             print(f"deal {rec['deal']}: {winner}{cut}; scores {rec['scores']}")
     print(f"replayed {count} moves exactly")
     return count
-
-
-def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="zolik replay", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("file", help="JSONL replay file")
-    parser.add_argument("--table", action="store_true", help="draw the table after each turn")
-    parser.add_argument("--record", action="store_true",
-                        help="first record one random game into FILE")
-    parser.add_argument("--preset", default="cz", choices=options.PRESETS)
-    parser.add_argument("--players", type=int, default=2, choices=[2, 3, 4])
-    parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args(argv)
-    if args.record:
-        record_random(options.preset(args.preset, num_players=args.players),
-                      args.seed).save(args.file)
-    try:
-        print_game(load(args.file), args.table)
-    except (OSError, ValueError, KeyError) as err:
-        parser.error(f"{args.file}: {err}")
-    return 0

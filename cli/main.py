@@ -1,7 +1,7 @@
 """The ``zolik`` command: one entry point, one subcommand per job.
 
-Each subcommand lives in its own module and is imported only when it runs, so
-``zolik --help`` stays fast and the rules cores never import training code.
+Each subcommand lives in its own module of this package and is imported only when it
+runs, so ``zolik --help`` stays fast and loads no training libraries.
 A subcommand module exposes ``main(argv: list[str]) -> int``.
 """
 
@@ -13,15 +13,14 @@ import sys
 
 # name -> (module, one-line help)
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
-    "main": ("train.main_job", "the README's main job: train PPO ~9 min, evaluate vs baselines"),
-    "rules": ("zolik_env.rummy.rules_cli", "show presets and options, check melds and openings"),
-    "bench": ("zolik_env.rummy.bench", "throughput of the batched Žolík core (a table)"),
-    "bench-env": ("zolik_env.envs.bench_vec", "throughput of the Žolík VecEnv vs the raw core"),
-    "replay": ("zolik_env.envs.replay", "print a recorded Žolík game (JSONL) turn by turn"),
-    "train": ("train.cli", "PPO self-play training from a YAML config; --resume a run"),
-    "eval": ("eval.cli", "duplicate-deal evaluation of agents: intervals, ratings, report"),
-    "dice": ("zolik_env.dice.cli",
-             "Pět kostek: exact solver, optimal play, PPO vs optimum, benchmark"),
+    "main": ("cli.main_job", "the README's main job: train PPO ~9 min, evaluate vs baselines"),
+    "rules": ("cli.rules", "show presets and options, check melds and openings"),
+    "bench": ("cli.bench", "throughput of the batched Žolík core (a table)"),
+    "bench-env": ("cli.bench_env", "throughput of the Žolík VecEnv vs the raw core"),
+    "replay": ("cli.replay", "print a recorded Žolík game (JSONL) turn by turn"),
+    "train": ("cli.train", "PPO self-play training from a YAML config; --resume a run"),
+    "eval": ("cli.eval", "duplicate-deal evaluation of agents: intervals, ratings, report"),
+    "dice": ("cli.dice", "Pět kostek: exact solver, optimal play, PPO vs optimum, benchmark"),
 }
 
 

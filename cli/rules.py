@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 
 from zolik_env.rummy import rules
 from zolik_env.rummy.melds import describe
@@ -11,8 +12,9 @@ from zolik_env.rummy.melds import describe
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="zolik rules",
-        description="Show the rule options of the cz, sk and jolly presets, or check melds "
-        "and an opening in card notation (ranks A 2-10 J Q K, suits S H D C, joker JK).",
+        description=f"Show the rule options of the presets ({', '.join(rules.PRESETS)}), or "
+        "check melds and an opening in card notation (ranks A 2-10 J Q K, suits S H D C, "
+        "joker JK).",
         epilog='Example: zolik rules --preset jolly --meld "6D JK 8D JK 10D" --meld "AD AH AS"',
     )
     parser.add_argument("--preset", default="cz", choices=rules.PRESETS,
@@ -38,14 +40,19 @@ def parse_option(text: str) -> tuple[str, object]:
     return name.strip(), value
 
 
+def _row(name: str, per_preset: Sequence[str], allowed: str) -> str:
+    """One line of the option table: a column per preset."""
+    return f"{name:28} " + " ".join(f"{value:>12}" for value in per_preset) + f"  {allowed}"
+
+
 def main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
     try:
         ruleset = rules.preset(args.preset, **dict(map(parse_option, args.option)))
         if not args.meld:
-            print(f"{'option':28} {'cz':>12} {'sk':>12} {'jolly':>12}  allowed")
-            for name, cz, sk, jolly, allowed, _ in rules.option_table():
-                print(f"{name:28} {cz:>12} {sk:>12} {jolly:>12}  {allowed}")
+            print(_row("option", rules.PRESETS, "allowed"))
+            for name, *defaults, allowed, _ in rules.option_table():
+                print(_row(name, defaults, allowed))
             return 0
         for meld in args.meld:
             print(f"{meld}: {describe(rules.check_meld(meld, ruleset))}")

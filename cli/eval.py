@@ -16,6 +16,7 @@ from agents.registry import make_agent
 from eval.config import load_config
 from eval.report import agent_table, format_text, pair_table
 from eval.tournament import run
+from zolik_env.rummy.options import PRESETS
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -26,7 +27,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "ratings; writes JSON, CSV, plots and a Markdown/HTML report.")
     p.add_argument("--config", help="YAML config (configs/eval/default.yaml); flags override")
     p.add_argument("--agents", nargs="+", help="agent specs: random, greedy, planner, ppo:PATH")
-    p.add_argument("--preset", choices=("cz", "sk", "jolly"), help="rule preset")
+    p.add_argument("--preset", choices=PRESETS, help="rule preset")
     p.add_argument("--players", type=int, help="seats at the table (2..4)")
     p.add_argument("--deals", type=int, help="duplicate deals per pair of agents")
     p.add_argument("--seed-start", type=int, help="first deal seed (>= 10^9; default 2*10^9)")

@@ -1,7 +1,8 @@
 """``zolik dice``: exact solver, agent evaluation, benchmark and PPO training for Pět kostek.
 
 The parsers only parse; each subcommand calls one function of the kit. Training and
-the PPO agent are imported only when asked for (they need torch and sb3-contrib).
+the PPO agent are imported only when asked for (they need torch and sb3-contrib), so
+``zolik dice solve`` loads neither.
 """
 
 from __future__ import annotations
