@@ -151,33 +151,42 @@ def test_stock_exhausted__cz_sk_turn_the_pile_over_keeping_the_top(name):
     state = make_state(r, ["2S 9D", "5C 6C"], stock="", discard="3H 4H 5H KD", phase="play",
                        opened=[True, False])
     state = play(r, state, "discard 9D")
-    assert state.rebuilds[0] == 1 and not state.done[0]
-    assert discard_str(state) == "9D"
-    assert stock_str(state) == "KD 5H 4H 3H"  # the oldest discard, 3H, is the new top
+    # the stock is rebuilt by the draw that needs it, not when the turn starts
+    assert state.rebuilds[0] == 0 and not state.done[0] and stock_str(state) == ""
+    assert_legal(r, state, "draw stock")
     state = play(r, state, "draw stock")
+    assert state.rebuilds[0] == 1
+    assert discard_str(state) == "9D"
+    assert stock_str(state) == "KD 5H 4H"  # the oldest discard, 3H, was the new top
     assert hand_str(state, 1) == "3H 5C 6C"
 
 
 def test_stock_exhausted__jolly_reshuffles_all_but_the_newest_three():
     r = rules.preset("jolly", num_players=2)
     pile = "3H 4H 5H KD QS 2C 7D"
-    state = make_state(r, ["2S 9D", "5C 6C"], stock="", discard=pile, phase="play")
-    state = play(r, state, "discard 9D")
+
+    def rebuilt(seed):
+        state = make_state(r, ["2S 9D", "5C 6C"], stock="", discard=pile, phase="play",
+                           seed=seed)
+        return play(r, state, "discard 9D", "draw stock")
+
+    state = rebuilt(0)
     assert discard_str(state) == "2C 7D 9D"
-    assert sorted(stock_str(state).split()) == sorted(["3H", "4H", "5H", "KD", "QS"])
+    stock = stock_str(state).split() + [c for c in hand_str(state, 1).split()
+                                        if c not in ("5C", "6C")]
+    assert sorted(stock) == sorted(["3H", "4H", "5H", "KD", "QS"])
     assert state.rebuilds[0] == 1 and not state.done[0]
-    other = play(r, make_state(r, ["2S 9D", "5C 6C"], stock="", discard=pile, phase="play",
-                               seed=1), "discard 9D")
-    orders = {stock_str(state), stock_str(other)}
+    orders = {stock_str(state), stock_str(rebuilt(1))}
     assert len(orders) == 2  # shuffled: the order depends on the deal's key
 
 
 @pytest.mark.parametrize(("name", "pile"), [("cz", ""), ("sk", ""), ("jolly", "4H 5H")])
-def test_stock_exhausted__no_rebuild_possible_ends_the_deal_without_winner(name, pile):
+def test_stock_exhausted__no_legal_draw_ends_the_deal_without_winner(name, pile):
     r = rules.preset(name, num_players=2)
-    # the discard pile after the discard is all a rebuild would keep: no stock can be formed
+    # the discard pile after the discard is all a rebuild would keep, and seat 1 may take
+    # nothing else (cz/sk: a no-meld round; jolly: not opened): no draw is possible
     state = make_state(r, ["2S 9D KH", "5C 6C"], stock="", discard=pile, phase="play",
-                       opened=[True, False])
+                       opened=[True, False], turn=2)
     state, rewards, terminated, truncated = step(r, state, "discard 9D")
     assert terminated and not truncated and state.winner[0] == -1
     expected = expected_scores(r, state)
@@ -189,8 +198,68 @@ def test_stock_exhausted__no_rebuild_possible_ends_the_deal_without_winner(name,
     assert not game.legal_action_mask(r, state).any()
     # one more card on the pile would have been enough
     fuller = make_state(r, ["2S 9D KH", "5C 6C"], stock="", discard=pile + " 7C",
-                        phase="play")
+                        phase="play", turn=2)
     assert not step(r, fuller, "discard 9D")[2]
+
+
+def test_stock_exhausted__jolly_opened_player_takes_from_the_pile_instead():
+    r = rules.preset("jolly", num_players=2)
+    state = make_state(r, ["2S 9D KH", "5C 6C"], stock="", discard="4H 5H", phase="play",
+                       opened=[True, True])
+    state = play(r, state, "discard 9D")
+    assert not state.done[0]  # nothing to rebuild from, but seat 1 may pick up
+    assert legal_moves(r, state) == ["take discard 1", "take discard 2", "take discard 3"]
+    state = play(r, state, "take discard 2")
+    assert sorted(hand_str(state, 1).split()) == ["5C", "5H", "6C", "9D"]
+    assert discard_str(state) == "4H" and state.rebuilds[0] == 0
+
+
+def test_stock_exhausted__jolly_pickup_leaves_the_empty_stock_unbuilt():
+    r = rules.preset("jolly", num_players=2)
+    state = make_state(r, ["2S 9D KH", "5C 6C"], stock="", discard="3H 4H 5H KD QS",
+                       phase="play", opened=[True, True])
+    state = play(r, state, "discard 9D")
+    assert_legal(r, state, "draw stock", "take discard 1")
+    state = play(r, state, "take discard 1")
+    assert state.rebuilds[0] == 0 and stock_str(state) == ""
+    assert discard_str(state) == "3H 4H 5H KD QS"
+
+
+def test_stock_exhausted__sk_bottom_card_may_still_be_taken():
+    r = rules.preset("sk", num_players=2)
+    state = make_state(r, ["2S 9D KH", "5C 6C"], stock="", discard="", phase="play",
+                       opened=[True, False], bottom="7C")
+    state = play(r, state, "discard 9D")
+    assert not state.done[0]
+    assert_legal(r, state, "take bottom")
+    assert_illegal(r, state, "draw stock")
+    state = play(r, state, "take bottom")
+    assert hand_str(state, 1) == "5C 6C 7C"
+    # before round 4 the bottom card may not be taken: no draw is left, the deal ends
+    early = make_state(r, ["2S 9D KH", "5C 6C"], stock="", discard="", phase="play",
+                       opened=[True, False], bottom="7C", turn=2)
+    assert step(r, early, "discard 9D")[2]
+
+
+def test_stock_exhausted__undo_of_a_pickup_draws_from_the_rebuilt_stock():
+    r = rules.preset("cz", num_players=2)
+    state = make_state(r, ["2S 9D KH", "5C 6C"], stock="", discard="3H 4H", phase="play",
+                       opened=[True, False])
+    state = play(r, state, "discard 9D", "take discard 1", "undo")
+    assert state.rebuilds[0] == 1 and discard_str(state) == "9D"
+    assert hand_str(state, 1) == "3H 5C 6C"  # the turned-over pile's top
+    assert legal_moves(r, state) == ["discard 3H", "discard 5C", "discard 6C"]
+
+
+def test_stock_exhausted__undo_with_nothing_to_draw_ends_the_deal():
+    r = rules.preset("cz", num_players=2)
+    state = make_state(r, ["2S 9D KH", "5C 6C"], stock="", discard="", phase="play",
+                       opened=[True, False])
+    state = play(r, state, "discard 9D")
+    assert legal_moves(r, state) == ["take discard 1"]  # the top discard, to be laid this turn
+    state, _, terminated, truncated = step(r, play(r, state, "take discard 1"), "undo")
+    assert terminated and not truncated and state.winner[0] == -1
+    assert hand_str(state, 1) == "5C 6C" and discard_str(state) == "9D"
 
 
 @pytest.mark.parametrize("name", rules.PRESETS)
@@ -198,12 +267,13 @@ def test_max_stock_rebuilds__cut_off_is_truncation(name):
     r = rules.preset(name, num_players=2, max_stock_rebuilds=3)
     pile = "3H 4H 5H KD QS"
     kwargs = {"hands": ["2S 9D", "5C 6C"], "stock": "", "discard": pile, "phase": "play"}
-    state, rewards, terminated, truncated = step(r, make_state(r, rebuilds=2, **kwargs),
-                                                 "discard 9D")
+    state = play(r, make_state(r, rebuilds=2, **kwargs), "discard 9D")
+    assert not state.done[0]  # the cut-off comes with the draw that would rebuild
+    state, rewards, terminated, truncated = step(r, state, "draw stock")
     assert truncated and not terminated and state.winner[0] == -1
     assert list(state.scores[0]) == rules.score_deal(r, hands=["2S", "5C 6C"],
                                                      opened=[False, False], winner=None)
     assert (rewards != 0).all()
     assert not game.legal_action_mask(r, state).any()
-    state = play(r, make_state(r, rebuilds=1, **kwargs), "discard 9D")
+    state = play(r, make_state(r, rebuilds=1, **kwargs), "discard 9D", "draw stock")
     assert not state.done[0] and state.rebuilds[0] == 2

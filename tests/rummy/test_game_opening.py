@@ -11,6 +11,7 @@ from zolik_env.rummy.scenario import (
     make_state,
     meld_str,
     play,
+    table_str,
 )
 
 OTHER = "KD KC"
@@ -138,3 +139,76 @@ def test_joker_swap__from_a_set_only_when_completed(name):
     state = play(r, state, "layoff 7D on 0")
     assert meld_str(state, 0) == "7S 7H 7D JK" and hand_str(state, 0) == "2C 3C"
     assert_legal(r, state, "discard 2C")
+
+
+# --- the opening is judged on the table the player leaves, whatever the order of moves
+
+EXAMPLE_HAND = "8H 9H 10H KS KD KC 2C 3D JK"
+JOKER_ON_RUN = ["8H 9H 10H JK", "KS KD KC"]
+
+
+@pytest.mark.parametrize("order", [
+    ["meld 8H 9H 10H", "layoff JK on 0 high", "meld KS KD KC"],
+    ["meld KS KD KC", "meld 8H 9H 10H", "layoff JK on 1 high"],
+    ["meld 8H 9H 10H", "meld KS KD KC", "layoff JK on 0 high"],
+])
+def test_opening__a_joker_on_the_only_clean_run_spoils_it_in_any_order(order):
+    r, state = turn("cz", EXAMPLE_HAND)
+    assert not rules.check_opening(JOKER_ON_RUN, r).valid  # "needs a run without a joker"
+    state = play(r, state, *order)
+    assert sorted(table_str(state)) == sorted(JOKER_ON_RUN)
+    assert not state.opened[0, 0]
+    assert_illegal(r, state, "discard 2C", "discard 3D")
+    assert_legal(r, state, "undo")
+
+
+def test_opening__met_then_spoiled_then_met_again():
+    r, state = turn("cz", EXAMPLE_HAND + " 4D 5D")
+    state = play(r, state, "meld KS KD KC", "meld 8H 9H 10H")
+    assert state.opened[0, 0]
+    state = play(r, state, "layoff JK on 1 high")
+    assert not state.opened[0, 0]
+    state = play(r, state, "meld 3D 4D 5D")  # a new clean run: 30 + 37 + 12
+    assert state.opened[0, 0]
+    assert rules.check_opening(["KS KD KC", "8H 9H 10H JK", "3D 4D 5D"], r).valid
+    assert_legal(r, state, "discard 2C")
+
+
+def test_opening__without_the_joker_both_orders_open():
+    for order in (["meld 8H 9H 10H", "meld KS KD KC"], ["meld KS KD KC", "meld 8H 9H 10H"]):
+        r, state = turn("cz", EXAMPLE_HAND)
+        state = play(r, state, *order)
+        assert rules.check_opening(["8H 9H 10H", "KS KD KC"], r).valid
+        assert state.opened[0, 0]
+        assert_legal(r, state, "discard 2C")
+
+
+def test_opening__lay_offs_on_others_only_while_the_requirement_holds():
+    r, state = turn("cz", "JH QH KH 5S 5C 5H 8D 2C JK", melds=OPP)
+    state = play(r, state, "meld JH QH KH", "meld 5S 5H 5C")  # 30 + 15
+    assert state.opened[0, 0]
+    assert_legal(r, state, "layoff 8D on 0")
+    state = play(r, state, "layoff JK on 1 low")  # the only clean run takes a joker
+    assert not state.opened[0, 0]
+    assert_illegal(r, state, "layoff 8D on 0", "discard 2C")
+
+
+@pytest.mark.parametrize("name", rules.PRESETS)
+def test_opening__no_joker_swap_out_of_own_provisional_meld_before_it_is_met(name):
+    # 27 points: short of every preset's opening; swapping 9H in would make the run clean
+    r, state = turn(name, "8H JK 10H 9H 2C 3C")
+    state = play(r, state, "meld 8H JK 10H")
+    assert not state.opened[0, 0]
+    assert_illegal(r, state, "swap 9H in 0")
+    # once other melds meet the requirement, the swap is allowed
+    r, state = turn(name, "8H JK 10H 3S 4S 5S 6S KS KD KC 9H 2C")
+    state = play(r, state, "meld 8H JK 10H", "meld KS KD KC", "meld 3S 4S 5S",
+                 "layoff 6S on 2")  # 27 + 30 + 18
+    assert state.opened[0, 0]
+    assert_legal(r, state, "swap 9H in 0")
+@pytest.mark.parametrize("name", rules.PRESETS)
+def test_opening__no_joker_freed_from_own_provisional_set_before_it_is_met(name):
+    r, state = turn(name, "7S 7H JK 7D 7C 2C 3C")
+    state = play(r, state, "meld 7S 7H JK", "layoff 7D on 0")
+    assert meld_str(state, 0) == "7S 7H 7D JK" and not state.opened[0, 0]
+    assert_illegal(r, state, "layoff 7C on 0")  # it would free the set's joker

@@ -116,6 +116,24 @@ def _check_masked_out_melds(r, state, mask, hand):
         assert not valid or not may_lay or empties or state.num_melds[0] == A.MAX_MELDS
 
 
+def provisional_melds(state):
+    """The melds the seat to act laid this turn, as card lists (row 0)."""
+    return [meld_kinds(state, slot) for slot in range(int(state.snap_num_melds[0]),
+                                                       int(state.num_melds[0]))]
+
+
+def check_opening_against_rules_api(r, state):
+    """In a turn that began unopened, the seat counts as opened exactly while
+    ``check_opening`` accepts its provisional melds as they stand. Returns whether it
+    checked anything."""
+    if state.phase[0] != PHASE_PLAY or state.opened_before[0] or not state.laid[0]:
+        return False
+    check = rules.check_opening(provisional_melds(state), r)
+    assert bool(state.opened[0, state.current[0]]) == check.valid, (
+        provisional_melds(state), check.reason)
+    return True
+
+
 def play_random_deal(r, seed, choose, check_api=False, max_steps=None):
     """Play one deal with ``choose(legal_ids) -> id``; returns (final state, rewards, steps)."""
     pack = game.pack(r)
@@ -127,6 +145,7 @@ def play_random_deal(r, seed, choose, check_api=False, max_steps=None):
         mask = check_invariants(r, state, pack)
         if check_api:
             check_melds_against_rules_api(r, state, mask)
+        check_opening_against_rules_api(r, state)
         before = state
         state, rewards, terminated, truncated = game.step(r, state, [choose(np.flatnonzero(
             mask[0]))])
@@ -157,6 +176,28 @@ def test_random_play__invariants_scores_and_rules_api(name, players, seed, data)
         return int(legal[data.draw(st.integers(0, legal.size - 1), label="action")])
 
     play_random_deal(r, seed, choose, check_api=True)
+
+
+@pytest.mark.parametrize("name", rules.PRESETS)
+def test_random_play__every_opening_discard_is_valid_by_check_opening(name):
+    """Random play that lays whenever it can (so openings are common): every discard that
+    ends a turn begun unopened, after laying, leaves provisional melds ``check_opening``
+    accepts; and the opened flag follows ``check_opening`` move by move."""
+    r = rules.preset(name, num_players=2, no_meld_rounds=0)
+    rng = np.random.default_rng(3)
+    discards = checked = 0
+    for seed in range(12):
+        state = game.init(r, [seed])
+        while not state.done[0]:
+            legal = np.flatnonzero(game.legal_action_mask(r, state)[0])
+            lays = legal[(legal >= A.MELD_BASE) & (legal < A.UNDO)]
+            a = int(rng.choice(lays if lays.size and rng.random() < 0.9 else legal))
+            checked += check_opening_against_rules_api(r, state)
+            if a >= A.DISCARD_BASE and state.laid[0] and not state.opened_before[0]:
+                assert rules.check_opening(provisional_melds(state), r).valid
+                discards += 1
+            state = game.step(r, state, [a])[0]
+    assert discards >= 5 and checked >= 50, (discards, checked)
 
 
 @pytest.mark.parametrize("name", rules.PRESETS)

@@ -69,7 +69,7 @@ def test_check_meld__natural_runs_with_meld_values(name, meld, points):
         ("5H", "at least 3"),
         ("", "at least 3"),
         ("5H 6H 7H 7H", "consecutive"),
-        ("AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH 2H", "consecutive"),
+        ("AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH 2H", "at most 14 cards"),
     ],
 )
 def test_check_meld__rejects_broken_runs(name, meld, reason_part):
@@ -115,6 +115,25 @@ def test_check_meld__jokers_never_wrap_or_stand_alone(name, meld):
 @pytest.mark.parametrize("meld", ["6D 7D JK JK 10D", "5H JK JK 8H 9H 10H", "2S 3S JK JK"])
 def test_check_meld__two_jokers_never_adjacent_in_a_run(name, meld):
     assert_invalid(meld, name, "side by side")
+
+
+@pytest.mark.parametrize("name", PRESETS)
+@pytest.mark.parametrize(("meld", "run_reason", "set_reason"), [
+    ("7S JK JK", "side by side", "at most 1 joker"),
+    ("JK JK 7S", "side by side", "at most 1 joker"),
+])
+def test_check_meld__one_natural_with_jokers_names_both_readings(name, meld, run_reason,
+                                                                 set_reason):
+    check = rules.check_meld(meld, rules.preset(name))
+    assert not check.valid
+    assert "neither a run" in check.reason
+    assert run_reason in check.reason and set_reason in check.reason
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_check_meld__no_natural_card_is_no_meld(name):
+    assert rules.check_meld("JK JK JK", rules.preset(name)).reason == (
+        "a meld needs at least one natural card")
 
 
 @pytest.mark.parametrize(

@@ -106,14 +106,14 @@ def _lay_off_joker(rules: RuleSet, d: dict[str, np.ndarray], r: np.ndarray,
 
 
 _MOVES = {
-    "draw": lambda rules, d, r, a: piles.draw_stock(d, r),
+    "draw": lambda rules, d, r, a: turns.draw(rules, d, r),
     "take": lambda rules, d, r, a: piles.take_discards(rules, d, r, a - A.TAKE_DISCARD_BASE + 1),
     "bottom": lambda rules, d, r, a: piles.take_bottom(d, r),
     "meld": lambda rules, d, r, a: table.lay_meld(rules, d, r, a - A.MELD_BASE),
     "layoff": _lay_off,
     "ace_high": _lay_off_ace_high,
     "joker": _lay_off_joker,
-    "undo": lambda rules, d, r, a: turns.undo(d, r),
+    "undo": lambda rules, d, r, a: turns.undo(rules, d, r),
     "discard": lambda rules, d, r, a: turns.discard(rules, d, r, a - A.DISCARD_BASE),
 }
 

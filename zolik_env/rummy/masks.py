@@ -17,9 +17,14 @@ from zolik_env.rummy.state import PHASE_DRAW, PHASE_PLAY, State
 def melding_allowed(rules: RuleSet, state: State) -> np.ndarray:
     """bool (B,): this turn may lay cards (past the no-meld rounds; not the starter's
     discard-only first turn)."""
-    allowed = state.turn >= rules.no_meld_rounds * rules.num_players  # round > no_meld_rounds
+    return melding_allowed_in_turn(rules, state.turn)
+
+
+def melding_allowed_in_turn(rules: RuleSet, turn: np.ndarray) -> np.ndarray:
+    """bool (B,): turn number ``turn`` may lay cards (see ``melding_allowed``)."""
+    allowed = turn >= rules.no_meld_rounds * rules.num_players  # round > no_meld_rounds
     if rules.starter_discards_first:
-        allowed &= state.turn != 0
+        allowed &= turn != 0
     return allowed
 
 
@@ -27,19 +32,35 @@ def _draw_mask(rules: RuleSet, state: State, drawing: np.ndarray, hand_size: np.
                opened: np.ndarray, may_meld: np.ndarray, out: np.ndarray) -> None:
     """Write into ``out`` bool (B, 1 + MAX_PICKUP + 1): draw stock, take discard
     1..MAX_PICKUP, take bottom."""
-    out[:, 0] = drawing
+    out[:, 0] = drawing & ((state.stock_len > 0) | can_rebuild(rules, state.discard_len))
+    draw_alternatives(rules, state.discard_len, state.bottom, state.turn, drawing, hand_size,
+                      opened, may_meld, out[:, 1:])
+
+
+def can_rebuild(rules: RuleSet, discard_len: np.ndarray) -> np.ndarray:
+    """bool (B,): an empty stock can be rebuilt from the discard pile (RULES.md "stock
+    exhausted": it keeps its newest ``rebuild_keeps`` cards)."""
+    return discard_len > rules.rebuild_keeps
+
+
+def draw_alternatives(rules: RuleSet, discard_len: np.ndarray, bottom: np.ndarray,
+                      turn: np.ndarray, drawing: np.ndarray, hand_size: np.ndarray,
+                      opened: np.ndarray, may_meld: np.ndarray, out: np.ndarray) -> None:
+    """Write into ``out`` bool (R, MAX_PICKUP + 1) the draws other than the stock: take
+    discard 1..MAX_PICKUP, take the bottom card. Reads plain arrays (not a State) so that
+    the turn start can ask whether a player facing an empty stock may draw at all."""
     may_take = drawing & opened if rules.pickup_needs_opened else drawing
-    take = out[:, 1 : MAX_PICKUP + 1]
+    take = out[:, :MAX_PICKUP]
     if rules.discard_pickup == "top_must_use":  # the top discard only, to be laid this turn
-        take[:, 0] = may_take & may_meld & (state.discard_len >= 1)
+        take[:, 0] = may_take & may_meld & (discard_len >= 1)
     else:
-        np.less_equal(_DEPTH, state.discard_len[:, None], out=take)
+        np.less_equal(_DEPTH, discard_len[:, None], out=take)
         take &= may_take[:, None]
     if rules.max_hand_cards:
         take &= hand_size[:, None] + _DEPTH <= rules.max_hand_cards
     if rules.bottom_card:
-        bottom_round = state.turn >= (rules.bottom_card_from_round - 1) * rules.num_players
-        out[:, MAX_PICKUP + 1] = drawing & (state.bottom >= 0) & bottom_round
+        bottom_round = turn >= (rules.bottom_card_from_round - 1) * rules.num_players
+        out[:, MAX_PICKUP] = drawing & (bottom >= 0) & bottom_round
 
 
 _DEPTH = np.arange(1, MAX_PICKUP + 1)
@@ -101,6 +122,22 @@ def _natural_fits(is_run: np.ndarray, key: np.ndarray, occupied: np.ndarray,
     return fits.reshape(*is_run.shape, NUM_NATURALS), ace_high
 
 
+def _without_swaps(opened: np.ndarray, is_run: np.ndarray, is_set: np.ndarray,
+                   key: np.ndarray, occupied: np.ndarray, joker: np.ndarray,
+                   before: np.ndarray, after: np.ndarray, fits: np.ndarray,
+                   ace_high: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``fits`` and ``ace_high`` (see ``_natural_fits``) where the rows whose seat has not
+    met the opening lose the natural lay-offs that swap a joker out (RULES.md "Opening":
+    no swap before the requirement is met): on a run's joker cell, or into a set's last
+    free suit, which frees the set's joker."""
+    frees_joker = is_set & joker[..., SET_JOKER_CELL] & (occupied[..., :NUM_SUITS].sum(-1) == 3)
+    occupied = occupied.copy()
+    occupied[..., :NUM_SUITS] |= frees_joker[..., None]
+    plain, plain_high = _natural_fits(is_run, key, occupied, np.zeros_like(joker), before, after)
+    closed = ~opened[:, None, None]
+    return np.where(closed, plain, fits), np.where(closed, plain_high, ace_high)
+
+
 def _joker_fits(rules: RuleSet, is_run: np.ndarray, is_set: np.ndarray, occupied: np.ndarray,
                 joker: np.ndarray, before: np.ndarray, after: np.ndarray) -> np.ndarray:
     """bool (R, M, 2): a joker may go on meld m at the low (0) / high (1) end (sets: 0)."""
@@ -144,6 +181,9 @@ def _lay_masks(rules: RuleSet, state: State, rows: np.ndarray | slice, hand: np.
     key = state.meld_key[rows, :used]
     occupied, joker, before, after = _edges(state.cells[rows, :used])
     fits, ace_high = _natural_fits(is_run, key, occupied, joker, before, after)
+    if not opened.all() and joker.any():
+        fits, ace_high = _without_swaps(opened, is_run, is_set, key, occupied, joker, before,
+                                        after, fits, ace_high)
     has = hand[:, None, :NUM_NATURALS] > 0
     may = may[..., None]
     natural = fits & has & may

@@ -100,6 +100,8 @@ def check_run(cards: Sequence[int], rules: RuleSet) -> MeldCheck:
     naturals = [c for c in cards if c != JOKER]
     if not naturals:
         return _invalid("a run needs at least one natural card")
+    if len(cards) > NUM_POSITIONS:
+        return _invalid(f"a run has at most {NUM_POSITIONS} cards (A 2 ... K A)")
     if len({suit_of(c) for c in naturals}) > 1:
         return _invalid("a run's cards must all be of one suit")
     if not rules.jokers_adjacent_in_run and any(
@@ -136,7 +138,8 @@ def check_set(cards: Sequence[int], rules: RuleSet) -> MeldCheck:
     if len(set(suits)) < len(suits):
         return _invalid("a set may not hold two cards of the same suit")
     if jokers > rules.max_jokers_in_set:
-        return _invalid(f"a set may hold at most {rules.max_jokers_in_set} joker(s)")
+        most = rules.max_jokers_in_set
+        return _invalid(f"a set may hold at most {most} joker{'' if most == 1 else 's'}")
     why = _joker_limits(cards, rules)
     if why:
         return _invalid(f"too many jokers: {why}")
@@ -156,15 +159,24 @@ def check_meld(meld: str | Iterable[str | int], rules: RuleSet) -> MeldCheck:
     if len(cards) < MIN_MELD:
         return _invalid(f"a meld needs at least {MIN_MELD} cards, got {len(cards)}")
     naturals = [c for c in cards if c != JOKER]
-    same_rank = len({rank_of(c) for c in naturals}) == 1
-    same_suit = len({suit_of(c) for c in naturals}) == 1
-    if same_rank and not (same_suit and len(naturals) == 1):
+    if not naturals:
+        return _invalid("a meld needs at least one natural card")
+    if len({rank_of(c) for c in naturals}) > 1:
+        return check_run(cards, rules)
+    if len(naturals) > 1:
         return check_set(cards, rules)
-    run = check_run(cards, rules)
-    if run.valid or not same_rank:
+    return _one_natural(cards, rules)
+
+
+def _one_natural(cards: Sequence[int], rules: RuleSet) -> MeldCheck:
+    """A meld of one natural card and jokers reads as a run or as a set: valid if either
+    reading is, else with the reason each reading fails (once when they agree)."""
+    run, as_set = check_run(cards, rules), check_set(cards, rules)
+    if run.valid or as_set.valid:
+        return run if run.valid else as_set
+    if run.reason == as_set.reason:
         return run
-    as_set = check_set(cards, rules)
-    return as_set if as_set.valid else run
+    return _invalid(f"neither a run ({run.reason}) nor a set ({as_set.reason})")
 
 
 def describe(check: MeldCheck) -> str:

@@ -32,7 +32,7 @@ def count_pile(pile: np.ndarray, length: np.ndarray) -> np.ndarray:
 
 
 def draw_stock(d: Arrays, rows: np.ndarray) -> None:
-    """Take the top card of the stock (never empty at a draw: see ``rebuild_stock``)."""
+    """Take the top card of the stock (``turns.draw`` rebuilds an empty one first)."""
     top = d["stock_len"][rows] - 1
     card = d["stock"][rows, top]
     d["stock"][rows, top] = -1
@@ -75,12 +75,14 @@ def take_bottom(d: Arrays, rows: np.ndarray) -> None:
 
 
 def rebuild_stock(rules: RuleSet, d: Arrays, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Rebuild the empty stock of ``rows`` from the discard pile (RULES.md "stock exhausted").
+    """Rebuild the empty stock of ``rows`` from the discard pile (RULES.md "stock exhausted"),
+    when a player draws from it.
 
     cz/sk turn the discards except the newest over, unshuffled (the oldest discard becomes
     the top); jolly shuffles all but the newest three. Returns the rows whose deal ends
     instead: (no cards to rebuild from -> terminated, the ``max_stock_rebuilds``-th
-    rebuild -> truncated).
+    rebuild -> truncated). With nothing to rebuild from, the deal ends by the rules even
+    when the rebuild limit is reached too: no rebuild was cut off.
     """
     available = d["discard_len"][rows].astype(np.int32) - rules.rebuild_keeps
     exhausted = available <= 0

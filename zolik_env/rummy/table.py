@@ -140,23 +140,34 @@ def lay_off_joker(rules: RuleSet, d: Arrays, rows: np.ndarray, slot: np.ndarray,
 
 
 def update_opening(rules: RuleSet, d: Arrays, rows: np.ndarray) -> None:
-    """Mark the current seat opened once the melds it laid this turn meet the requirement
-    (RULES.md "Opening": provisional melds count, extensions included)."""
-    cur = peek(d, "current")[rows]
-    pending = ~d["opened"][rows, cur]
+    """Judge the opening of the current seat, if it had not opened before this turn, on its
+    provisional melds as they stand now (RULES.md "Opening"): ``opened`` holds exactly while
+    they meet the requirement, so a later move that spoils it (a joker on the only clean
+    run) takes it back, and any order of moves reaching a table gives the same answer."""
+    pending = ~peek(d, "opened_before")[rows]
     if not pending.any():
         return
-    r, p = rows[pending], cur[pending]
+    r = rows[pending]
     new = new_melds(d, r)
     used = new.shape[1]
-    kind, cells = d["meld_kind"][r, :used], d["cells"][r, :used]
-    met = True
+    d["opened"][r, peek(d, "current")[r]] = meets_opening(
+        rules, d["meld_kind"][r, :used], d["meld_key"][r, :used], d["cells"][r, :used], new)
+
+
+def meets_opening(rules: RuleSet, meld_kind: np.ndarray, meld_key: np.ndarray,
+                  cells: np.ndarray, counted: np.ndarray) -> np.ndarray:
+    """bool (R,): the melds in the slots where ``counted`` (R, M) holds meet the opening
+    requirement: a joker-free run where the preset needs one, and at least
+    ``opening_points`` meld points. ``meld_kind``/``meld_key`` (R, M) and ``cells``
+    (R, M, C) as in ``State``. The core judges every opening with this; it agrees with
+    ``rules.check_opening`` on the same melds."""
+    met = np.ones(len(counted), bool)
     if rules.opening_needs_clean_run:  # checked first: it is cheaper than the points
-        met = (new & (kind == RUN) & ~(cells == JOKER_CELL).any(-1)).any(1)
+        met = (counted & (meld_kind == RUN) & ~(cells == JOKER_CELL).any(-1)).any(1)
         if not met.any():
-            return
-    met &= meld_points(rules, kind, d["meld_key"][r, :used], cells, new) >= rules.opening_points
-    d["opened"][r[met], p[met]] = True
+            return met
+    return met & (meld_points(rules, meld_kind, meld_key, cells, counted)
+                  >= rules.opening_points)
 
 
 def new_melds(d: Arrays, rows: np.ndarray | slice) -> np.ndarray:

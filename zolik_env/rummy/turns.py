@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from zolik_env.rummy.actions import MAX_PICKUP
+from zolik_env.rummy.masks import can_rebuild, draw_alternatives, melding_allowed_in_turn
 from zolik_env.rummy.options import RuleSet
-from zolik_env.rummy.piles import rebuild_stock
+from zolik_env.rummy.piles import draw_stock, rebuild_stock
 from zolik_env.rummy.state import PHASE_DRAW, PHASE_OVER, peek
 from zolik_env.rummy.values import cell_values, hand_values
 
@@ -63,31 +65,71 @@ _CLEARED = (("took_pile", False), ("taken_unlaid", 0), ("must_use", -1), ("freed
 _TURN_START = (*_CLEARED, ("drawn", -1), ("undone", False))
 _UNDONE = (*_CLEARED, ("undone", True))
 _RESTORE = tuple((live, snap) for snap, live in _SNAPSHOT)
+_PILE_SNAPSHOT = (("snap_discard_len", "discard_len"), ("snap_discard_counts", "discard_counts"))
 
 
 def begin_turn(rules: RuleSet, d: Arrays, rows: np.ndarray) -> None:
-    """Reset the per-turn fields of ``rows``, snapshot what UNDO restores, and rebuild an
-    empty stock before the draw (ending the deal if it cannot be rebuilt)."""
-    ran_out = d["stock_len"][rows] == 0
-    if ran_out.any():
-        empty = rows[ran_out & (d["phase"][rows] == PHASE_DRAW)]
-        if empty.size:
-            exhausted, cut_off = rebuild_stock(rules, d, empty)
-            d["terminated"][exhausted] = True
-            d["truncated"][cut_off] = True
-            end_deal(rules, d, np.concatenate([exhausted, cut_off]))
+    """Reset the per-turn fields of ``rows`` and snapshot what UNDO restores; end the deal
+    of a player who must draw and has no legal draw at all."""
     cur = d["current"][rows]
     _set_rows(d, "opened_before", rows, peek(d, "opened")[rows, cur])
     _fill_fields(d, _TURN_START, rows)
     _set_rows(d, "snap_hand", rows, peek(d, "hands")[rows, cur])
     _set_rows(d, "snap_known", rows, peek(d, "known_taken")[rows, cur])
     _copy_fields(d, _SNAPSHOT, rows)
+    if (peek(d, "stock_len")[rows] == 0).any():
+        _end_without_draw(rules, d, rows)
 
 
-def undo(d: Arrays, rows: np.ndarray) -> None:
+def _end_without_draw(rules: RuleSet, d: Arrays, rows: np.ndarray) -> None:
+    """RULES.md "stock exhausted": the deal ends with no winner (terminated) when the
+    player to move faces an empty stock that cannot be rebuilt and may take nothing else
+    (no discard pick-up, no bottom card). An empty stock that can be rebuilt waits for
+    the draw that needs it (``draw``)."""
+    stuck = rows[(peek(d, "stock_len")[rows] == 0) & (peek(d, "phase")[rows] == PHASE_DRAW)
+                 & ~can_rebuild(rules, peek(d, "discard_len")[rows])]
+    if not stuck.size:
+        return
+    cur = peek(d, "current")[stuck]
+    turn = peek(d, "turn")[stuck]
+    alternatives = np.zeros((len(stuck), MAX_PICKUP + 1), bool)
+    draw_alternatives(rules, peek(d, "discard_len")[stuck], peek(d, "bottom")[stuck], turn,
+                      np.ones(len(stuck), bool),
+                      peek(d, "hands")[stuck, cur].sum(-1, dtype=np.int32),
+                      peek(d, "opened")[stuck, cur], melding_allowed_in_turn(rules, turn),
+                      alternatives)
+    ended = stuck[~alternatives.any(1)]
+    d["terminated"][ended] = True
+    end_deal(rules, d, ended)
+
+
+def refill_stock(rules: RuleSet, d: Arrays, rows: np.ndarray) -> np.ndarray:
+    """Before ``rows`` draw from the stock, rebuild it where it is empty; where it cannot
+    be rebuilt the deal ends (terminated when the pile leaves nothing to rebuild from,
+    truncated at the ``max_stock_rebuilds``-th rebuild). Returns the rows that may draw."""
+    empty = peek(d, "stock_len")[rows] == 0
+    if not empty.any():
+        return rows
+    exhausted, cut_off = rebuild_stock(rules, d, rows[empty])
+    d["terminated"][exhausted] = True
+    d["truncated"][cut_off] = True
+    ended = np.concatenate([exhausted, cut_off])
+    end_deal(rules, d, ended)
+    rebuilt = rows[empty][~np.isin(rows[empty], ended)]
+    _copy_fields(d, _PILE_SNAPSHOT, rebuilt)  # an UNDO later this turn keeps the new pile
+    return rows[~np.isin(rows, ended)]
+
+
+def draw(rules: RuleSet, d: Arrays, rows: np.ndarray) -> None:
+    """Draw the top card of the stock, rebuilding an empty stock first."""
+    draw_stock(d, refill_stock(rules, d, rows))
+
+
+def undo(rules: RuleSet, d: Arrays, rows: np.ndarray) -> None:
     """UNDO (RULES.md §1): everything laid this turn returns to hand, the table is as it
-    was, taken discards or the bottom card go back and a stock card is drawn instead; only
-    a discard may follow."""
+    was, taken discards or the bottom card go back and a stock card is drawn instead
+    (rebuilding an empty stock, or ending the deal if none can be drawn); only a discard
+    may follow."""
     cur = d["current"][rows]
     d["hands"][rows, cur] = d["snap_hand"][rows]
     d["known_taken"][rows, cur] = d["snap_known"][rows]
@@ -95,6 +137,7 @@ def undo(d: Arrays, rows: np.ndarray) -> None:
     d["opened"][rows, cur] = d["opened_before"][rows]
     redraw = rows[d["took_pile"][rows]]
     if redraw.size:
+        redraw = refill_stock(rules, d, redraw)
         top = d["stock_len"][redraw] - 1
         d["drawn"][redraw] = d["stock"][redraw, top]
         d["stock"][redraw, top] = -1
