@@ -10,7 +10,7 @@ from tests.agents.play import play_deal
 from zolik_env.rummy import actions as A
 from zolik_env.rummy import rules
 
-PRESETS = ["cz", "sk", "jolly"]
+PRESETS = list(rules.PRESETS)
 
 
 @pytest.mark.parametrize("players", [2, 4])

@@ -23,7 +23,8 @@ from zolik_env.rummy.melds import position_rank
 from zolik_env.rummy.state import State
 
 GOLDEN_DIR = Path(__file__).parent
-VARIANTS = (("cz", 2), ("cz", 4), ("sk", 2), ("sk", 4), ("jolly", 2), ("jolly", 4))
+PLAYER_COUNTS = (2, 4)  # every preset has a golden game at each of these table sizes
+VARIANTS = tuple((name, players) for name in rules.PRESETS for players in PLAYER_COUNTS)
 SEED = 2024
 MAX_STEPS = 400
 PHASE_NAMES = ("draw", "play", "over")
