@@ -1,4 +1,4 @@
-"""Joker rules (RULES.md §5) on scripted classic and triple scorecards."""
+"""Joker rules (docs/rules-spec.md §5.4) on scripted classic and triple scorecards."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""Card notation (RULES.md, "Card notation"): ranks A 2-10 J Q K (T for 10), suits S H D C
+"""Card notation (docs/rules-spec.md §0.2): ranks A 2-10 J Q K (T for 10), suits S H D C
 (or ♠ ♥ ♦ ♣), joker JK; every bad token raises ValueError quoting it."""
 
 import numpy as np

@@ -1,6 +1,5 @@
-"""The batched core's deal, first turn, no-meld rounds and stock exhaustion (RULES.md §1
-"Stock exhausted", "Endless deals"; §2-4 "deal", "first turn", "cutting", "no-meld rounds",
-"stock exhausted")."""
+"""The batched core's deal, first turn, no-meld rounds and stock exhaustion (docs/rules-spec.md
+§1.2, §1.10-1.11, §2.1-2.2, §2.6, §3.1-3.2, §4.1, §4.7)."""
 
 import numpy as np
 import pytest

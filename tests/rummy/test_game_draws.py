@@ -1,4 +1,4 @@
-"""Drawing in the batched core (RULES.md §2 "draw", §3 "bottom card", §4 "draw"): cz/sk's
+"""Drawing in the batched core (docs/rules-spec.md §2.3, §3.3, §4.3): cz/sk's
 must-use top discard, sk's bottom card and jolly's deep pick-up."""
 
 import pytest

@@ -1,6 +1,6 @@
-"""Melds and lay-offs in the batched core (RULES.md §1 "Melds", "Turn structure", "Lay-offs";
-§2-4 "jokers in a meld"): runs with a low or high ace, sets, joker limits per preset, and the
-card that must always remain."""
+"""Melds and lay-offs in the batched core (docs/rules-spec.md §1.3-1.4, §1.6, and each
+preset's jokers in §2.5, §3.4, §4.4): runs with a low or high ace, sets, joker limits per
+preset, and the card that must always remain."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""Opening, lay-offs after opening and joker swaps in the batched core (RULES.md §1
+"""Opening, lay-offs after opening and joker swaps in the batched core (docs/rules-spec.md §1.5-1.7
 "Opening", "Lay-offs", "Joker swap"; §2-4 "opening")."""
 
 import pytest

@@ -66,7 +66,7 @@ def check_melds_against_rules_api(r, state, mask):
 
 
 def _may_lay(r, state):
-    """The stated rules that let the seat to act lay cards now (RULES.md §1-4)."""
+    """The stated rules that let the seat to act lay cards now (docs/rules-spec.md §1.2, §1.4)."""
     turn = int(state.turn[0])
     return (state.phase[0] == PHASE_PLAY and not state.undone[0]
             and turn // r.num_players + 1 > r.no_meld_rounds

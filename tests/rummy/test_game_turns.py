@@ -1,5 +1,5 @@
-"""UNDO, the end of a turn, going out and deal scores in the batched core (RULES.md §1
-"Turn structure", "UNDO", "Going out"; §2-4 "deal score", "closing from hand")."""
+"""UNDO, the end of a turn, going out and deal scores in the batched core (docs/rules-spec.md
+§1.4, §1.8-1.9, §1.12-1.13, §2.7, §3.5, §4.8)."""
 
 import numpy as np
 import pytest

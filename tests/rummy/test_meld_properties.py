@@ -1,6 +1,6 @@
 """``check_meld`` against an independent brute-force reference (STYLE.md §9).
 
-``valid_melds`` *generates* every valid meld of a preset from the facts of RULES.md §1-4,
+``valid_melds`` *generates* every valid meld of a preset from the facts of docs/rules-spec.md §1-4,
 written here again without using ``melds.py``: every run (each suit, start position 1..14,
 length 3..14, each joker mask the preset allows) and every set (each rank, each choice of
 3-4 suits, one joker standing for a missing suit, in every order). The tests check that
@@ -23,7 +23,7 @@ POSITIONS = 14  # run positions: 1 = low ace, 2..13 = 2..K, 14 = high ace
 
 @dataclass(frozen=True)
 class Facts:
-    """What RULES.md §2-4 say about melds, per preset."""
+    """What docs/rules-spec.md §2-4 say about melds, per preset."""
 
     jokers_fewer_than_naturals: bool  # cz, sk: "fewer jokers than natural cards"
     ace_in_set: int  # cz/sk: A 10; jolly: "25 in a set of aces"

@@ -1,4 +1,4 @@
-"""Melds and openings per preset (RULES.md §1 "Melds" and "Opening", §2-4 tables): runs,
+"""Melds and openings per preset (docs/rules-spec.md §1.3, §1.5, §2-4): runs,
 sets, jokers and the points each meld is worth, with accepting and rejecting cases."""
 
 import pytest
@@ -31,7 +31,7 @@ def assert_invalid(meld, name, reason_part=""):
     assert reason_part in result.reason and result.reason
 
 
-# --- runs (RULES.md §1: one suit, consecutive, ace low or high, no wrap-around)
+# --- runs (docs/rules-spec.md §1.3: one suit, consecutive, ace low or high, no wrap-around)
 
 
 @pytest.mark.parametrize("name", PRESETS)
@@ -155,7 +155,7 @@ def test_check_meld__jolly_allows_jokers_at_both_ends_of_one_natural():
 
 
 def test_check_meld__jolly_examples_of_adjacent_jokers():
-    # RULES.md §4: "6D JK 8D JK 10D is valid, 6D 7D JK JK 10D is not".
+    # docs/rules-spec.md §4.4: "6D JK 8D JK 10D is valid, 6D 7D JK JK 10D is not".
     assert check("6D JK 8D JK 10D", "jolly").valid
     assert not check("6D 7D JK JK 10D", "jolly").valid
 
@@ -165,7 +165,7 @@ def test_check_meld__adjacent_jokers_follow_the_option():
     assert not check("6D 7D JK JK 10D", "cz").valid
 
 
-# --- sets (RULES.md §1: 3 or 4 cards of one rank, every suit different, at most 4)
+# --- sets (docs/rules-spec.md §1.3: 3 or 4 cards of one rank, every suit different, at most 4)
 
 
 @pytest.mark.parametrize("name", PRESETS)
@@ -241,7 +241,7 @@ def test_check_meld__accepts_tokens_and_kinds_and_quotes_bad_tokens():
         rules.check_meld("5H JK 8X", cz)
 
 
-# --- openings (RULES.md §1 "Opening", §2-4 "opening")
+# --- openings (docs/rules-spec.md §1.5, §2.4, §3.4, §4.5)
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""Rule presets and options (RULES.md §2-4 tables): per-preset defaults, overrides, errors
+"""Rule presets and options (docs/rules-spec.md §2-4): per-preset defaults, overrides, errors
 that name the option, the option table and the ``zolik rules`` command."""
 
 import dataclasses
@@ -8,7 +8,7 @@ import pytest
 from cli import main as cli
 from zolik_env.rummy import rules
 
-# (option, cz, sk, jolly), each value read off the tables of RULES.md §1-4.
+# (option, cz, sk, jolly), each value read off the tables of docs/rules-spec.md §1-4.
 PRESET_DEFAULTS = [
     ("num_jokers", 4, 4, 6),
     ("hand_size", 14, 14, 13),

@@ -1,4 +1,4 @@
-"""Deal scores and match bookkeeping per preset (RULES.md §2-4 "deal score", "closing from
+"""Deal scores and match bookkeeping per preset (docs/rules-spec.md §2-4 "deal score", "closing from
 hand", "match"), including the two worked Jolly examples of §4."""
 
 import pytest
@@ -84,7 +84,7 @@ def test_score_deal__sk_closing_from_hand_doubles_penalties_and_bonus():
 
 
 def test_score_deal__jolly_worked_examples_from_rules():
-    # RULES.md §4: A holds 3 4 5 6 Q K (-38), laid 8D 9D 10D and JH QH KH (+57): +19.
+    # docs/rules-spec.md §4.10: A holds 3 4 5 6 Q K (-38), laid 8D 9D 10D and JH QH KH (+57): +19.
     # B holds JK 5 5 7 8 10 J J Q (-115), laid AD AH AS (+75): -40.
     hands = ["3C 4S 5H 6D QS KC", "JK 5C 5S 7H 8C 10S JC JD QH", ""]
     laid = [["8D 9D 10D", "JH QH KH"], ["AD AH AS"], ["2C 3C 4C 5C"]]
@@ -168,7 +168,7 @@ def test_score_deal__multiplier_follows_the_option(name):
     assert [3 * s for s in base] == [2 * s for s in tripled] and base != [0, 0]
 
 
-# --- match (RULES.md §2-4 "match")
+# --- match (docs/rules-spec.md §2.8, §3.6, §4.9)
 
 
 def test_match_totals__sum_each_seat_over_deals():

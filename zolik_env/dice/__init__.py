@@ -1,4 +1,4 @@
-"""Pět kostek, the five-dice game with selectable joker rules (RULES.md §5).
+"""Pět kostek, the five-dice game with selectable joker rules (docs/rules-spec.md §5).
 
 Public API (numpy + stdlib only; no gymnasium, pettingzoo or torch)::
 

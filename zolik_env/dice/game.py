@@ -1,6 +1,6 @@
 """Pure batched game functions of Pět kostek: init, legal_action_mask, step, totals.
 
-Turn flow (RULES.md §5): the first roll of a turn is automatic; the seat may then
+Turn flow (docs/rules-spec.md §5.1): the first roll of a turn is automatic; the seat may then
 reroll any subset of dice while ``rolls_left > 0`` and must end the turn by scoring one
 legal box. After the last box of the last seat the game is done; a done row has an
 all-False mask (the terminal-mask convention) and ``step`` leaves it unchanged.
@@ -74,7 +74,8 @@ def own_boxes(rules: DiceRules, state: State) -> np.ndarray:
 
 
 def turn_context(rules: DiceRules, state: State) -> TurnContext:
-    """Box values, legal boxes and Yahtzee-bonus flag for the current dice (RULES.md §5)."""
+    """Box values, legal boxes and Yahtzee-bonus flag for the current dice
+    (docs/rules-spec.md §5.2-5.4)."""
     b = state.batch_size
     rows = np.arange(b)
     code = dice_code(state.dice)
@@ -83,7 +84,8 @@ def turn_context(rules: DiceRules, state: State) -> TurnContext:
     is_yahtzee = CODE_IS_YAHTZEE[code]
     face = CODE_TOP_FACE[code]  # (B,) face index of a Yahtzee
     values = CODE_SCORES[code]
-    # The joker counts once every Yahtzee box is filled (triple: all three, RULES.md §5).
+    # The joker counts once every Yahtzee box is filled (triple: all three; docs/rules-spec.md
+    # §5.5).
     yahtzee_filled = ~is_open[:, :, YAHTZEE].any(axis=1)
     is_joker = is_yahtzee & yahtzee_filled & (rules.joker != "none")
     match_open = is_open[rows, :, face]  # (B, C) the upper box of the rolled face

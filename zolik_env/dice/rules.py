@@ -1,4 +1,4 @@
-"""Rules of Pět kostek (RULES.md §5): the options dataclass, boxes and box scoring.
+"""Rules of Pět kostek (docs/rules-spec.md §5): the options dataclass, boxes and box scoring.
 
 Glossary:
     box        one line of a scorecard column (Ones ... Chance); filled exactly once.
@@ -20,7 +20,7 @@ from typing import Literal
 
 import numpy as np
 
-# Box indices within one column (RULES.md §5 table order; fixed order fills in this order).
+# Box indices within one column (docs/rules-spec.md §5.2 order; fixed order fills in this order).
 ONES, TWOS, THREES, FOURS, FIVES, SIXES = range(6)
 THREE_KIND, FOUR_KIND, FULL_HOUSE, SMALL_STRAIGHT, LARGE_STRAIGHT, YAHTZEE, CHANCE = range(6, 13)
 NUM_BOXES = 13
@@ -35,7 +35,7 @@ UPPER_BONUS_THRESHOLD = 63
 UPPER_BONUS = 35
 YAHTZEE_SCORE = 50
 YAHTZEE_BONUS = 100
-# Full values of full house / small / large straight when a joker counts (RULES.md §5).
+# Full values of full house / small / large straight when a joker counts (docs/rules-spec.md §5).
 JOKER_VALUES = {FULL_HOUSE: 25, SMALL_STRAIGHT: 30, LARGE_STRAIGHT: 40}
 
 Table = Literal["classic", "triple"]
@@ -108,7 +108,7 @@ def base_scores(counts: np.ndarray) -> np.ndarray:
         counts: ``(N, 6)`` face counts.
 
     Returns:
-        ``(N, 13) int16``: what the dice make in each box (RULES.md §5 table). Five of a
+        ``(N, 13) int16``: what the dice make in each box (docs/rules-spec.md §5.2). Five of a
         kind is not a full house here; a joker rule adds that (see ``joker_scores``).
     """
     counts = counts.astype(np.int16)

@@ -5,7 +5,7 @@ boxes, ``upper`` the Ones..Sixes total capped at 63, ``flag`` whether the Yahtze
 holds 50 (only tracked with the Yahtzee bonus). ``E[flag, mask, upper]`` is the expected
 score still to come under optimal play; states are solved from the full card backwards,
 all states with the same number of filled boxes at once, in chunks, as numpy arrays
-``(rolls or keeps, states)``. Within a turn (RULES.md §5):
+``(rolls or keeps, states)``. Within a turn (docs/rules-spec.md §5.1):
 
     V3[r]  = best legal box for final roll r: value + bonuses + E[next state]
     K2[k]  = sum_r P(r | keep k) V3[r];   V2[r] = max over keeps k within r of K2[k]

@@ -25,8 +25,8 @@ Why this is enough: every legal turn is a sequence of these. A meld pattern is a
 rule, an alternating run ``N JK N JK N ...`` (5 to 13 cards) that no sequence of valid
 3-card melds and extensions can reach. Every other valid run or set loses an end card
 and stays valid, so it is a 3-card pattern followed by lay-offs on one's own new meld
-(which RULES.md lets a player do during the opening turn too). Deep pick-ups take 1 to
-``MAX_PICKUP`` cards. The count stays small for a policy head (2,658 actions).
+(which docs/rules-spec.md §1.5 lets a player do during the opening turn too). Deep
+pick-ups take 1 to ``MAX_PICKUP`` cards. The count stays small for a policy head (2,658 actions).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Cards of Žolík: card kinds, the text codec and the glossary.
 
-Glossary (RULES.md §1):
+Glossary (docs/rules-spec.md §1):
     run       >= 3 cards of one suit in consecutive rank (ace low ``A 2 3`` or high
               ``Q K A``, never ``K A 2``).
     set       3 or 4 cards of one rank, every card a different suit.
@@ -60,7 +60,8 @@ def _parse_rank(text: str) -> int | None:
 
 
 def parse_card(token: str) -> int:
-    """Parse one card in RULES.md notation (``10H``, ``TH``, ``A♠``, ``JK``) into its kind.
+    """Parse one card in the kit's notation (``10H``, ``TH``, ``A♠``, ``JK``;
+    docs/rules-spec.md §0.2) into its kind.
 
     Raises:
         ValueError: quoting the token when it is not a card.
@@ -98,7 +99,7 @@ def parse_cards(text: str | Iterable[str | int]) -> list[int]:
 
 
 def card_to_str(kind: int) -> str:
-    """Format one card kind in RULES.md notation (``10H``, ``AS``, ``JK``)."""
+    """Format one card kind in the notation of docs/rules-spec.md §0.2 (``10H``, ``AS``, ``JK``)."""
     if kind == JOKER:
         return JOKER_TEXT
     if not 0 <= kind < NUM_NATURALS:

@@ -1,4 +1,5 @@
-"""Shuffling, cutting (sk) and dealing: the start of a deal (RULES.md §2-4 "deal")."""
+"""Shuffling, cutting (sk) and dealing: the start of a deal (docs/rules-spec.md §1.2, §2.1,
+§3.1-3.2, §4.1)."""
 
 from __future__ import annotations
 

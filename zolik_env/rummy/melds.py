@@ -1,9 +1,9 @@
-"""Meld validity and meld values, card by card (RULES.md §1 "Melds", §2-4 tables).
+"""Meld validity and meld values, card by card (docs/rules-spec.md §1.3, §2.4, §3.4, §4.4-4.5).
 
 A run's cards occupy consecutive *positions* 1..14 of one suit: position 1 is the low
 ace, 2..13 the ranks 2..K, 14 the high ace. ``K A 2`` has no positions, so it can never
 be a run. A 14-card run ``A 2 ... K A`` holds both aces without going round the king,
-so it is valid (decision; RULES.md only forbids wrapping round).
+so it is valid (decision; docs/rules-spec.md §1.3; the sources only forbid wrapping round).
 
 This module imports only the standard library, numpy and its siblings.
 """

@@ -1,6 +1,6 @@
-"""Rule presets and options of Žolík (RULES.md §2-4).
+"""Rule presets and options of Žolík (docs/rules-spec.md §0.3, §2-4).
 
-Every rule and every decision of RULES.md is a named field of :class:`RuleSet`, with
+Every rule and every decision of docs/rules-spec.md is a named field of :class:`RuleSet`, with
 its per-preset default. ``preset(name, **options)`` builds one and validates it:
 unknown option names and out-of-range values raise ``ValueError`` naming them.
 """

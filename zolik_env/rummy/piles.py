@@ -44,7 +44,7 @@ def draw_stock(d: Arrays, rows: np.ndarray) -> None:
 
 def take_discards(rules: RuleSet, d: Arrays, rows: np.ndarray, count: np.ndarray) -> None:
     """Take the newest ``count`` (R,) discards: cz/sk the top one, which must then be laid
-    this turn; jolly any depth, no obligation (RULES.md §2, §4 "draw")."""
+    this turn; jolly any depth, no obligation (docs/rules-spec.md §2.3, §4.3)."""
     cur = peek(d, "current")[rows]
     length = d["discard_len"][rows]
     depth = np.arange(MAX_PICKUP)
@@ -75,8 +75,8 @@ def take_bottom(d: Arrays, rows: np.ndarray) -> None:
 
 
 def rebuild_stock(rules: RuleSet, d: Arrays, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Rebuild the empty stock of ``rows`` from the discard pile (RULES.md "stock exhausted"),
-    when a player draws from it.
+    """Rebuild the empty stock of ``rows`` from the discard pile when a player draws from
+    it (docs/rules-spec.md §1.10, §2.6, §4.7).
 
     cz/sk turn the discards except the newest over, unshuffled (the oldest discard becomes
     the top); jolly shuffles all but the newest three. Returns the rows whose deal ends

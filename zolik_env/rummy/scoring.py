@@ -1,4 +1,5 @@
-"""Deal scores and match bookkeeping for each preset (RULES.md §2-4 "deal score", "match").
+"""Deal scores and match bookkeeping for each preset (docs/rules-spec.md §2.7-2.8, §3.5-3.6,
+§4.8-4.9).
 
 Scores are written as each preset writes them:
 

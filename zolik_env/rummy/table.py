@@ -141,7 +141,7 @@ def lay_off_joker(rules: RuleSet, d: Arrays, rows: np.ndarray, slot: np.ndarray,
 
 def update_opening(rules: RuleSet, d: Arrays, rows: np.ndarray) -> None:
     """Judge the opening of the current seat, if it had not opened before this turn, on its
-    provisional melds as they stand now (RULES.md "Opening"): ``opened`` holds exactly while
+    provisional melds as they stand now (docs/rules-spec.md §1.5): ``opened`` holds exactly while
     they meet the requirement, so a later move that spoils it (a joker on the only clean
     run) takes it back, and any order of moves reaching a table gives the same answer."""
     pending = ~peek(d, "opened_before")[rows]

@@ -82,7 +82,7 @@ def begin_turn(rules: RuleSet, d: Arrays, rows: np.ndarray) -> None:
 
 
 def _end_without_draw(rules: RuleSet, d: Arrays, rows: np.ndarray) -> None:
-    """RULES.md "stock exhausted": the deal ends with no winner (terminated) when the
+    """docs/rules-spec.md §1.10: the deal ends with no winner (terminated) when the
     player to move faces an empty stock that cannot be rebuilt and may take nothing else
     (no discard pick-up, no bottom card). An empty stock that can be rebuilt waits for
     the draw that needs it (``draw``)."""
@@ -126,7 +126,7 @@ def draw(rules: RuleSet, d: Arrays, rows: np.ndarray) -> None:
 
 
 def undo(rules: RuleSet, d: Arrays, rows: np.ndarray) -> None:
-    """UNDO (RULES.md §1): everything laid this turn returns to hand, the table is as it
+    """UNDO (docs/rules-spec.md §1.9): everything laid this turn returns to hand, the table is as it
     was, taken discards or the bottom card go back and a stock card is drawn instead
     (rebuilding an empty stock, or ending the deal if none can be drawn); only a discard
     may follow."""
