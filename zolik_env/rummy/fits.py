@@ -1,8 +1,9 @@
 """What can go where on the table: which naturals and jokers fit which melds and cells.
 
-The one home of the lay-off rules (a natural extends a run at either end, fills a set's
-missing suit, or takes a joker's cell and frees the joker; a joker extends a run or joins
-a set, within the preset's joker limits). The legal-action mask reads the batched form;
+The one home of the lay-off rules (docs/rules-spec.md §1.6, §1.7): a natural extends a
+run at either end, fills a set's missing suit, or takes a joker's cell and frees the
+joker (not before its seat has met the opening); a joker extends a run or joins a set,
+within the preset's joker limits. The legal-action mask reads the batched form;
 agents and search read the one-meld form; both give the same answers (a test checks it).
 
 Batched, over R deals and M meld slots (``meld_kind``/``meld_key`` (R, M), ``cells``
@@ -10,6 +11,7 @@ Batched, over R deals and M meld slots (``meld_kind``/``meld_key`` (R, M), ``cel
 
     occupied, joker, before, after = edges(cells)
     fits, ace_high = natural_fits(is_run, key, occupied, joker, before, after)
+    fits, ace_high = without_swaps(opened, is_run, ..., fits, ace_high)  # unopened rows
     jokers = joker_fits(rules, is_run, is_set, occupied, joker, before, after)
 
 One meld of one deal, as a plain ``(meld_kind, meld_key, cells)`` (the observation's
@@ -96,6 +98,23 @@ def frees_set_joker(is_set: np.ndarray, occupied: np.ndarray, joker: np.ndarray)
     """bool (R, M): a natural laid on set m swaps its joker out (the set holds a joker and
     three naturals, so the natural is its fourth and last suit)."""
     return is_set & joker[..., SET_JOKER_CELL] & (occupied[..., :NUM_SUITS].sum(-1) == 3)
+
+
+def without_swaps(opened: np.ndarray, is_run: np.ndarray, is_set: np.ndarray,
+                  key: np.ndarray, occupied: np.ndarray, joker: np.ndarray,
+                  before: np.ndarray, after: np.ndarray, fits: np.ndarray,
+                  ace_high: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``fits`` and ``ace_high`` (see ``natural_fits``) where the rows whose seat has not
+    met the opening (``opened`` bool (R,) False) lose the natural lay-offs that swap a joker
+    out (docs/rules-spec.md §1.5: no swap before the requirement is met): on a run's joker
+    cell, or into a set's last free suit, which frees the set's joker. In the one-meld
+    form these are the places with ``swap`` set."""
+    frees_joker = frees_set_joker(is_set, occupied, joker)
+    occupied = occupied.copy()
+    occupied[..., :NUM_SUITS] |= frees_joker[..., None]
+    plain, plain_high = natural_fits(is_run, key, occupied, np.zeros_like(joker), before, after)
+    closed = ~opened[:, None, None]
+    return np.where(closed, plain, fits), np.where(closed, plain_high, ace_high)
 
 
 class Place(NamedTuple):

@@ -8,8 +8,10 @@ from __future__ import annotations
 import numpy as np
 
 from zolik_env.rummy import actions as A
-from zolik_env.rummy.actions import JOKER_CELL, MAX_MELDS, MAX_PICKUP, RUN, SET, SET_JOKER_CELL
-from zolik_env.rummy.cards import JOKER, NUM_NATURALS, NUM_RANKS, NUM_SUITS
+from zolik_env.rummy.actions import MAX_MELDS, MAX_PICKUP, RUN, SET
+from zolik_env.rummy.cards import JOKER, NUM_NATURALS, NUM_RANKS
+from zolik_env.rummy.fits import edges, natural_fits, without_swaps
+from zolik_env.rummy.fits import joker_fits as lay_joker_fits
 from zolik_env.rummy.options import RuleSet
 from zolik_env.rummy.state import PHASE_DRAW, PHASE_PLAY, State
 
@@ -89,76 +91,6 @@ def _meld_mask(rules: RuleSet, hand: np.ndarray, hand_size: np.ndarray,
     return melds
 
 
-_SUITS = np.arange(NUM_SUITS)
-_RANKS = np.arange(NUM_RANKS)
-
-
-def _edges(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """For cells (R, M, C): bool occupied, joker, and whether the cell before / after each
-    cell is occupied (a run's cells are contiguous, so these find its two ends)."""
-    occupied = cells != 0
-    before = np.zeros(occupied.shape, bool)
-    before[..., 1:] = occupied[..., :-1]
-    after = np.zeros(occupied.shape, bool)
-    after[..., :-1] = occupied[..., 1:]
-    return occupied, cells == JOKER_CELL, before, after
-
-
-def _natural_fits(is_run: np.ndarray, key: np.ndarray, occupied: np.ndarray,
-                  joker: np.ndarray, before: np.ndarray,
-                  after: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """bool (R, M, 52) natural kind k fits meld m (an ace at a run's low end), and
-    bool (R, M, 4) the ace of a suit fits at a run's high end.
-
-    A run takes its suit's card for the empty cell just outside either end, or for a
-    joker's cell (a swap); a set takes its rank in an empty suit cell."""
-    run_cell = ((before | after) & ~occupied) | joker
-    suit_is_key = key[..., None] == _SUITS
-    # (R, M, suit, rank) by broadcasting, then flattened to kind = suit * 13 + rank
-    run_fits = suit_is_key[..., None] & run_cell[..., None, :NUM_RANKS]
-    set_fits = ~occupied[..., :NUM_SUITS, None] & (key[..., None] == _RANKS)[..., None, :]
-    fits = np.where(is_run[..., None, None], run_fits, set_fits)
-    ace_high = suit_is_key & (is_run & run_cell[..., A.MELD_CELLS - 1])[..., None]
-    return fits.reshape(*is_run.shape, NUM_NATURALS), ace_high
-
-
-def _without_swaps(opened: np.ndarray, is_run: np.ndarray, is_set: np.ndarray,
-                   key: np.ndarray, occupied: np.ndarray, joker: np.ndarray,
-                   before: np.ndarray, after: np.ndarray, fits: np.ndarray,
-                   ace_high: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``fits`` and ``ace_high`` (see ``_natural_fits``) where the rows whose seat has not
-    met the opening lose the natural lay-offs that swap a joker out (RULES.md "Opening":
-    no swap before the requirement is met): on a run's joker cell, or into a set's last
-    free suit, which frees the set's joker."""
-    frees_joker = is_set & joker[..., SET_JOKER_CELL] & (occupied[..., :NUM_SUITS].sum(-1) == 3)
-    occupied = occupied.copy()
-    occupied[..., :NUM_SUITS] |= frees_joker[..., None]
-    plain, plain_high = _natural_fits(is_run, key, occupied, np.zeros_like(joker), before, after)
-    closed = ~opened[:, None, None]
-    return np.where(closed, plain, fits), np.where(closed, plain_high, ace_high)
-
-
-def _joker_fits(rules: RuleSet, is_run: np.ndarray, is_set: np.ndarray, occupied: np.ndarray,
-                joker: np.ndarray, before: np.ndarray, after: np.ndarray) -> np.ndarray:
-    """bool (R, M, 2): a joker may go on meld m at the low (0) / high (1) end (sets: 0)."""
-    fits = np.zeros((*is_run.shape, 2), bool)
-    size = occupied.sum(-1)
-    if rules.jokers_fewer_than_naturals:
-        jokers = joker.sum(-1)
-        fewer = jokers + 1 < size - jokers
-        is_run = is_run & fewer
-        is_set = is_set & fewer
-    # no room past a run's end when its first cell 0 / last cell C-1 is occupied
-    fits[..., 0] = is_run & ~occupied[..., 0]
-    fits[..., 1] = is_run & ~occupied[..., A.MELD_CELLS - 1]
-    if not rules.jokers_adjacent_in_run and joker.any():  # an end card may not be a joker
-        fits[..., 0] &= ~(joker & ~before).any(-1)
-        fits[..., 1] &= ~(joker & ~after).any(-1)
-    if rules.max_jokers_in_set >= 1 and is_set.any():
-        fits[..., 0] |= is_set & ~occupied[..., SET_JOKER_CELL] & (size < 4)
-    return fits
-
-
 def _lay_masks(rules: RuleSet, state: State, rows: np.ndarray | slice, hand: np.ndarray,
                hand_size: np.ndarray,
                opened: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -179,10 +111,10 @@ def _lay_masks(rules: RuleSet, state: State, rows: np.ndarray | slice, hand: np.
     kind = state.meld_kind[rows, :used]
     is_run, is_set = kind == RUN, kind == SET  # (empty slots are neither; ``may`` drops them)
     key = state.meld_key[rows, :used]
-    occupied, joker, before, after = _edges(state.cells[rows, :used])
-    fits, ace_high = _natural_fits(is_run, key, occupied, joker, before, after)
+    occupied, joker, before, after = edges(state.cells[rows, :used])
+    fits, ace_high = natural_fits(is_run, key, occupied, joker, before, after)
     if not opened.all() and joker.any():
-        fits, ace_high = _without_swaps(opened, is_run, is_set, key, occupied, joker, before,
+        fits, ace_high = without_swaps(opened, is_run, is_set, key, occupied, joker, before,
                                         after, fits, ace_high)
     has = hand[:, None, :NUM_NATURALS] > 0
     may = may[..., None]
@@ -190,7 +122,7 @@ def _lay_masks(rules: RuleSet, state: State, rows: np.ndarray | slice, hand: np.
     high = ace_high & has[..., 0::NUM_RANKS] & may
     has_joker = hand[:, JOKER] > 0
     if has_joker.any():
-        joker_fits = _joker_fits(rules, is_run, is_set, occupied, joker, before, after)
+        joker_fits = lay_joker_fits(rules, is_run, is_set, occupied, joker, before, after)
         joker_fits &= has_joker[:, None, None] & may
     else:
         joker_fits = np.zeros((r, used, 2), bool)
