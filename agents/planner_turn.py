@@ -61,7 +61,7 @@ class TurnSearch:
 
     def best_turn(self, inp: TurnInput, danger: bool = False) -> Builder:
         key = (inp.hand.tobytes() + inp.taken_unlaid.tobytes() + bytes([inp.opened, danger,
-               inp.may_lay, inp.must_use + 1, inp.clean_laid]) + inp.provisional.to_bytes(2)
+               inp.may_lay, inp.must_use + 1, len(inp.provisional), *inp.provisional])
                + b"".join(bytes(m.cells) for m in inp.table))
         if key not in self.memo:
             if len(self.memo) > 512:

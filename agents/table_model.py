@@ -15,7 +15,7 @@ import numpy as np
 
 from agents.hand_search import Candidate
 from zolik_env.rummy import actions as A
-from zolik_env.rummy import fits
+from zolik_env.rummy import fits, table
 from zolik_env.rummy.cards import JOKER, NUM_NATURALS, NUM_RANKS, NUM_SUITS
 from zolik_env.rummy.melds import position_value, set_card_value
 from zolik_env.rummy.options import RuleSet
@@ -72,6 +72,16 @@ def swap_kind(meld: TableMeld, cell: int) -> int:
         if any(p.swap and (p.cell == cell or not meld.is_run) for p in places):
             return kind
     return -1
+
+
+def meets_opening(rules: RuleSet, melds: list[TableMeld]) -> bool:
+    """Whether ``melds``, laid in one turn by a seat that has not opened, meet the opening
+    requirement, by the core's own judgement (``table.meets_opening``)."""
+    kind = np.array([[m.kind for m in melds]], np.int8).reshape(1, -1)
+    key = np.array([[m.key for m in melds]], np.int8).reshape(1, -1)
+    cells = np.array([[m.cells for m in melds]], np.int8).reshape(1, len(melds), A.MELD_CELLS)
+    counted = np.ones(kind.shape, bool)
+    return bool(table.meets_opening(rules, kind, key, cells, counted)[0])
 
 
 def apply_natural(meld: TableMeld, cell: int, swap: bool) -> None:

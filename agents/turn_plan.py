@@ -20,6 +20,7 @@ from agents.table_model import (
     cell_value,
     decode_table,
     joker_fit,
+    meets_opening,
     meld_steps,
     natural_fit,
 )
@@ -38,10 +39,18 @@ class TurnInput:
     table: list[TableMeld]
     opened: bool
     may_lay: bool  # melding allowed, not undone
-    provisional: int = 0  # meld value laid this turn before opening
-    clean_laid: bool = False  # a joker-free run among those provisional melds
+    provisional: tuple[int, ...] = ()  # slots of the melds laid this turn (before opening)
     must_use: int = -1  # cz/sk: the taken top discard still to lay
     taken_unlaid: np.ndarray = field(default_factory=lambda: np.zeros(NUM_KINDS, np.int64))
+
+    @property
+    def provisional_melds(self) -> list[TableMeld]:
+        return [m for m in self.table if m.slot in self.provisional]
+
+    @property
+    def clean_laid(self) -> bool:
+        """A joker-free run among the provisional melds."""
+        return any(m.is_run and A.JOKER_CELL not in m.cells for m in self.provisional_melds)
 
     def with_cards(self, cards: list[int], must_use: bool) -> TurnInput:
         """This input after taking ``cards`` from the discard pile (or the bottom card)."""
@@ -51,29 +60,28 @@ class TurnInput:
             taken[k] += 1
         return TurnInput(self.rules, hand, [TableMeld(m.slot, m.is_run, m.key, list(m.cells))
                                             for m in self.table], self.opened, self.may_lay,
-                         self.provisional, self.clean_laid, cards[0] if must_use else -1, taken)
+                         self.provisional, cards[0] if must_use else -1, taken)
 
 
 def turn_input(view: ov.View, rules: RuleSet) -> TurnInput:
     table = decode_table(view)
     new = view["meld_new"]
-    clean = any(m.is_run and new[m.slot] and A.JOKER_CELL not in m.cells for m in table)
+    provisional = tuple(m.slot for m in table if new[m.slot]) if ov.flag(view, ov.FLAG_LAID) else ()
     must = np.flatnonzero(view["must_use"])
-    laid = ov.flag(view, ov.FLAG_LAID)
     may = bool(ov.scalar(view, "melding_allowed")) and not ov.flag(view, ov.FLAG_UNDONE)
     opened = bool(view["opened"][ov.OBSERVER])
-    return TurnInput(rules, view["hand"].astype(np.int64), table, opened, may,
-                     ov.scalar(view, "opening_points") if laid else 0, clean and laid,
+    return TurnInput(rules, view["hand"].astype(np.int64), table, opened, may, provisional,
                      int(must[0]) if must.size else -1, view["taken_unlaid"].astype(np.int64))
 
 
 def opening_met(inp: TurnInput, melds: list[Candidate] | tuple[Candidate, ...]) -> bool:
-    """Whether laying ``melds`` completes the opening (or the seat has opened already)."""
+    """Whether laying ``melds`` completes the opening (or the seat has opened already): the
+    core's judgement on this turn's provisional melds together with ``melds``."""
     if inp.opened:
         return True
-    points = inp.provisional + sum(c.points for c in melds)
-    clean = inp.clean_laid or any(c.clean_run for c in melds)
-    return points >= inp.rules.opening_points and (clean or not inp.rules.opening_needs_clean_run)
+    first = len(inp.table)  # the slots the melds would take (their values do not depend on it)
+    laid = [meld_steps(cand, first + i)[1] for i, cand in enumerate(melds)]
+    return meets_opening(inp.rules, inp.provisional_melds + laid)
 
 
 def discardable(hand: np.ndarray, taken: np.ndarray) -> np.ndarray:
