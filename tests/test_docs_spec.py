@@ -138,6 +138,5 @@ def test_citations__name_sections_of_the_spec():
     assert findings(ROOT, lambda text: bad_citations(text, sections)) == {}
 
 
-@pytest.mark.xfail(strict=False, reason="citations being rewritten")
 def test_repository__points_to_no_rules_text_outside_it():
     assert findings(ROOT, jargon) == {}

@@ -8,7 +8,7 @@ Gymnasium
     obs, info = env.reset(seed=0)
     obs, reward, terminated, truncated, info = env.step(env.unwrapped.action_masks().argmax())
 
-One game of solitaire ``classic`` (or ``triple``) Pět kostek per episode (RULES.md §5).
+One game of solitaire ``classic`` (or ``triple``) Pět kostek per episode (docs/rules-spec.md §5).
 Options: ``table`` (``classic``/``triple``), ``joker`` (``none``/``forced``/``free``),
 ``yahtzee_bonus``, ``fixed_order``, ``illegal_reward``.
 

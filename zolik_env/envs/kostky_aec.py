@@ -12,7 +12,7 @@ PettingZoo
         env.step(action)
 
 Agents ``player_0 .. player_{N-1}`` take whole turns in seat order: each turn is a run of
-rerolls ending with filling one box (RULES.md §5). Options: ``players``, ``table``,
+rerolls ending with filling one box (docs/rules-spec.md §5). Options: ``players``, ``table``,
 ``joker``, ``yahtzee_bonus``, ``fixed_order``, ``reward`` and ``render_mode``.
 
 Observation: ``{"observation": Box(0, 20, (OBS,), float32), "action_mask": int8 (A,)}``.

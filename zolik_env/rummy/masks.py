@@ -1,4 +1,4 @@
-"""Legal-action masks of the batched core: bool (B, NUM_ACTIONS), exact per RULES.md.
+"""Legal-action masks of the batched core: bool (B, NUM_ACTIONS), exact per docs/rules-spec.md.
 
 Convention: a finished deal (terminated or truncated) has an all-False row.
 """
@@ -40,8 +40,8 @@ def _draw_mask(rules: RuleSet, state: State, drawing: np.ndarray, hand_size: np.
 
 
 def can_rebuild(rules: RuleSet, discard_len: np.ndarray) -> np.ndarray:
-    """bool (B,): an empty stock can be rebuilt from the discard pile (RULES.md "stock
-    exhausted": it keeps its newest ``rebuild_keeps`` cards)."""
+    """bool (B,): an empty stock can be rebuilt from the discard pile, which keeps its
+    newest ``rebuild_keeps`` cards (docs/rules-spec.md §1.10)."""
     return discard_len > rules.rebuild_keeps
 
 
