@@ -11,8 +11,6 @@ import dataclasses
 import re
 from pathlib import Path
 
-import pytest
-
 from zolik_env.dice.rules import DiceRules
 from zolik_env.rummy.options import RuleSet
 
