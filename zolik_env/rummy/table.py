@@ -20,6 +20,7 @@ from zolik_env.rummy.actions import (
     SET_JOKER_CELL,
 )
 from zolik_env.rummy.cards import JOKER, NUM_KINDS, NUM_RANKS, NUM_SUITS
+from zolik_env.rummy.fits import frees_set_joker
 from zolik_env.rummy.options import RuleSet
 from zolik_env.rummy.piles import count_cards
 from zolik_env.rummy.state import peek
@@ -110,8 +111,8 @@ def lay_off_natural(rules: RuleSet, d: Arrays, rows: np.ndarray, slot: np.ndarra
     kind = d["meld_kind"][rows, slot]
     run_cell = np.where(ace_high, MELD_CELLS - 1, card % NUM_RANKS)
     cell = np.where(kind == SET, card // NUM_RANKS, run_cell)
-    set_swap = (kind == SET) & (d["cells"][rows, slot, SET_JOKER_CELL] == JOKER_CELL) & (
-        (d["cells"][rows, slot, :4] != 0).sum(-1) == 3)
+    meld_cells = d["cells"][rows, slot]
+    set_swap = frees_set_joker(kind == SET, meld_cells != 0, meld_cells == JOKER_CELL)
     swap_cell = np.where(set_swap, SET_JOKER_CELL, cell)
     swapped = d["cells"][rows, slot, swap_cell] == JOKER_CELL
     d["cells"][rows, slot, swap_cell] = np.where(swapped, 0, d["cells"][rows, slot, swap_cell])
