@@ -18,8 +18,9 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnvStepReturn
 
 from train.vec_base import BatchedVecEnv
 from zolik_env.dice import DiceRules, game, num_actions, observe
-from zolik_env.dice.state import State, splitmix64, where_rows
+from zolik_env.dice.state import State, where_rows
 from zolik_env.envs.kostky_common import observation_space
+from zolik_env.rng import splitmix64
 
 
 class KostkyVecEnv(BatchedVecEnv):
@@ -34,7 +35,7 @@ class KostkyVecEnv(BatchedVecEnv):
         validate: bool = True,
     ) -> None:
         self.rules = rules or DiceRules()
-        if self.rules.players != 1:
+        if self.rules.num_players != 1:
             raise ValueError("KostkyVecEnv is solitaire; use kostky_v0 for several players")
         space = gymnasium.spaces.Discrete(num_actions(self.rules))
         self.render_mode = None

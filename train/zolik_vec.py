@@ -31,13 +31,13 @@ from train.vec_base import BatchedVecEnv
 from zolik_env.envs.zolik_common import (
     check_reward_mode,
     make_rules,
-    mix64,
     observation_space,
     opponent_actions,
     play_opponents,
     resolve_opponents,
     shape_rewards,
 )
+from zolik_env.rng import splitmix64
 from zolik_env.rummy import actions, game, options
 from zolik_env.rummy.observe import observe
 from zolik_env.rummy.state import State
@@ -112,9 +112,11 @@ class ZolikVecEnv(BatchedVecEnv):
     def _new_deals(self, rows: np.ndarray) -> None:
         """Fresh deals in ``rows``, played up to each learner's first move."""
         while rows.size:
-            key = mix64(mix64(self._seed ^ mix64(rows.astype(np.uint64))) + self._episodes[rows])
+            row_keys = splitmix64(self._seed ^ splitmix64(rows.astype(np.uint64)))
+            key = splitmix64(row_keys + self._episodes[rows])
             self._episodes[rows] += np.uint64(1)
-            self.learner[rows] = (mix64(key) % np.uint64(self.rules.num_players)).astype(np.int64)
+            seats = splitmix64(key) % np.uint64(self.rules.num_players)
+            self.learner[rows] = seats.astype(np.int64)
             self.hook.new_deals(rows)
             self.state = game.reset_where(self.rules, self.state, rows, self._deal_seeds(key))
             self.state, moves = self._advance(self.state)
@@ -161,7 +163,7 @@ class ZolikVecEnv(BatchedVecEnv):
     def step_wait(self) -> VecEnvStepReturn:
         a = self._actions
         self._check(a)
-        state, _, _, _ = game.step(self.rules, self.state, a, validate=False)
+        state, _ = game.step(self.rules, self.state, a, validate=False)
         self.state, moves = self._advance(state)
         self.num_decisions += moves + self.num_envs
         self._mask = None

@@ -30,7 +30,6 @@ from zolik_env.rummy.state import State
 
 SCORE_SCALE = 100.0
 REWARD_MODES = ("score", "win_loss")
-_MASK64 = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 
 def make_rules(rules: str | options.RuleSet, num_players: int | None,
@@ -191,7 +190,7 @@ def play_opponents(rules: options.RuleSet, state: State, learner: np.ndarray,
         sub = state if whole else state.take(rows)
         slot = (sub.current.astype(np.int64) - learner[rows] - 1) % n
         actions = moves(sub, rows, slot)
-        sub, _, _, _ = game.step(rules, sub, actions, validate=False)
+        sub, _ = game.step(rules, sub, actions, validate=False)
         state = sub if whole else merge_rows(state, rows, sub)
 
 
@@ -202,12 +201,3 @@ def advance(rules: options.RuleSet, state: State, learner: np.ndarray, opponents
     return play_opponents(rules, state, learner,
                           lambda sub, _rows, slot: opponent_actions(rules, sub, slot,
                                                                     opponents, rng))
-
-
-def mix64(x: np.ndarray) -> np.ndarray:
-    """splitmix64 finaliser on uint64 arrays (seeds for deals and seats)."""
-    with np.errstate(over="ignore"):
-        z = (x.astype(np.uint64) + np.uint64(0x9E3779B97F4A7C15)) & _MASK64
-        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-        return z ^ (z >> np.uint64(31))

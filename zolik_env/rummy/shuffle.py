@@ -1,6 +1,7 @@
 """Counter-based shuffles: a deal's randomness is a pure function of (seed, counter).
 
-Each deal keeps one 64-bit key; a shuffle sorts its cards by ``mix(key, salt, index)``.
+Each deal keeps one 64-bit key; a shuffle sorts its cards by a SplitMix64 hash of
+(key, salt, index) (``zolik_env.rng``).
 So game ``i`` deals and reshuffles the same cards whether it runs alone or in a batch of
 1024, and ``step`` stays a deterministic function of the state and the actions.
 """
@@ -9,15 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-
-
-def mix64(x: np.ndarray) -> np.ndarray:
-    """SplitMix64 finaliser, elementwise on uint64 (wraps modulo 2**64)."""
-    z = (x + _GOLDEN).astype(np.uint64)
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
+from zolik_env.rng import GOLDEN_GAMMA, splitmix64
 
 
 def deal_keys(seeds: np.ndarray | list[int]) -> np.ndarray:
@@ -29,7 +22,7 @@ def deal_keys(seeds: np.ndarray | list[int]) -> np.ndarray:
     if not np.issubdtype(array.dtype, np.integer) or (array < 0).any():
         raise ValueError("seeds must be non-negative integers")
     with np.errstate(over="ignore"):
-        return mix64(array.astype(np.uint64))
+        return splitmix64(array.astype(np.uint64))
 
 
 def shuffle_order(keys: np.ndarray, salt: np.ndarray | int, length: int,
@@ -42,9 +35,9 @@ def shuffle_order(keys: np.ndarray, salt: np.ndarray | int, length: int,
         valid: bool (B, length) positions to permute; the rest keep their order at the end.
     """
     index = np.arange(length, dtype=np.uint64)
-    salted = mix64(keys.astype(np.uint64) ^ (np.asarray(salt, np.uint64) * _GOLDEN))
+    salted = splitmix64(keys.astype(np.uint64) ^ (np.asarray(salt, np.uint64) * GOLDEN_GAMMA))
     with np.errstate(over="ignore"):
-        noise = mix64(salted[:, None] + index[None, :] * np.uint64(0xD1B54A32D192ED03))
+        noise = splitmix64(salted[:, None] + index[None, :] * np.uint64(0xD1B54A32D192ED03))
     if valid is not None:
         noise = np.where(valid, noise >> np.uint64(1), np.uint64(2**63) + index[None, :])
     return np.argsort(noise, axis=1, kind="stable")
