@@ -63,8 +63,10 @@ SET_JOKER_CELL = 4
 
 def _run_patterns() -> list[tuple[int, int, tuple[bool, ...]]]:
     """(suit, first position, joker flags) of every run pattern."""
-    shapes = [(False, False, False), (True, False, False), (False, True, False),
-              (False, False, True), (True, False, True)]
+    shapes: list[tuple[bool, ...]] = [
+        (False, False, False), (True, False, False), (False, True, False),
+        (False, False, True), (True, False, True),
+    ]
     shapes += [tuple(i % 2 == 1 for i in range(n)) for n in (5, 7, 9, 11, 13)]
     return [(suit, start, shape) for shape in shapes for suit in range(NUM_SUITS)
             for start in range(1, NUM_POSITIONS - len(shape) + 2)]
@@ -160,8 +162,8 @@ def action_to_string(action: int) -> str:
         slot, suit = divmod(a - ACE_HIGH_BASE, NUM_SUITS)
         return f"layoff A{SUITS[suit]} on {slot} high"
     if a < UNDO:
-        slot, end = divmod(a - JOKER_BASE, 2)
-        return f"layoff JK on {slot} {('low', 'high')[end]}"
+        slot, side = divmod(a - JOKER_BASE, 2)
+        return f"layoff JK on {slot} {('low', 'high')[side]}"
     if a == UNDO:
         return "undo"
     return f"discard {card_to_str(a - DISCARD_BASE)}"

@@ -34,6 +34,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from zolik_env.arrays import BoolArray
 from zolik_env.rummy import actions as A
 from zolik_env.rummy.actions import JOKER_CELL, RUN, SET, SET_JOKER_CELL
 from zolik_env.rummy.cards import JOKER, NUM_NATURALS, NUM_RANKS, NUM_SUITS
@@ -97,7 +98,9 @@ def joker_fits(rules: RuleSet, is_run: np.ndarray, is_set: np.ndarray, occupied:
 def frees_set_joker(is_set: np.ndarray, occupied: np.ndarray, joker: np.ndarray) -> np.ndarray:
     """bool (R, M): a natural laid on set m swaps its joker out (the set holds a joker and
     three naturals, so the natural is its fourth and last suit)."""
-    return is_set & joker[..., SET_JOKER_CELL] & (occupied[..., :NUM_SUITS].sum(-1) == 3)
+    frees: BoolArray = (is_set & joker[..., SET_JOKER_CELL]
+                        & (occupied[..., :NUM_SUITS].sum(-1) == 3))
+    return frees
 
 
 def without_swaps(opened: np.ndarray, is_run: np.ndarray, is_set: np.ndarray,
@@ -144,7 +147,7 @@ def all_natural_places(meld_kind: int, meld_key: int,
     return _natural_table(int(meld_kind), int(meld_key), _key(cells))
 
 
-def _key(cells: Sequence[int]) -> tuple[int, ...]:
+def _key(cells: Sequence[int] | np.ndarray) -> tuple[int, ...]:
     """``cells`` as a tuple of ints (the cache key)."""
     return tuple(cells.tolist() if isinstance(cells, np.ndarray) else cells)
 

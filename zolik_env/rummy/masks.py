@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from zolik_env.arrays import BoolArray
 from zolik_env.rummy import actions as A
 from zolik_env.rummy.actions import MAX_MELDS, MAX_PICKUP, RUN, SET
 from zolik_env.rummy.cards import JOKER, NUM_NATURALS, NUM_RANKS
@@ -84,7 +85,7 @@ def _meld_mask(rules: RuleSet, hand: np.ndarray, hand_size: np.ndarray,
     """bool (R, NUM_MELD_PATTERNS) for rows that may lay cards: the pattern is a valid meld,
     the hand holds its naturals and jokers and keeps a card to discard, and a slot is free."""
     bits = _presence_bits(hand[:, :NUM_NATURALS])
-    melds = (bits[:, None] & PATTERN_BITS) == PATTERN_BITS
+    melds: BoolArray = (bits[:, None] & PATTERN_BITS) == PATTERN_BITS
     melds &= hand[:, JOKER, None] >= A.MELD_PATTERN_JOKERS
     melds &= hand_size[:, None] > A.MELD_PATTERN_SIZE
     melds &= A.meld_pattern_valid(rules) & room[:, None]

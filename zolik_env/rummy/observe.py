@@ -64,7 +64,7 @@ def obs_layout(rules: RuleSet, privileged: bool = False) -> tuple[tuple[str, tup
     seat to play after it, and so on.
     """
     p, k, m, c = rules.num_players, NUM_KINDS, MAX_MELDS, MELD_CELLS
-    layout = (
+    layout: tuple[tuple[str, tuple[int, ...]], ...] = (
         ("hand", (k,)),  # own cards by kind
         ("meld_kind", (m,)),  # 0 empty, 1 run, 2 set
         ("meld_key", (m,)),  # suit of a run (S H D C = 0..3), rank of a set (A = 0)

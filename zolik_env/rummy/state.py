@@ -23,6 +23,8 @@ from typing import Any
 
 import numpy as np
 
+from zolik_env.arrays import BoolArray
+
 PHASE_DRAW, PHASE_PLAY, PHASE_OVER = 0, 1, 2
 
 
@@ -85,7 +87,8 @@ class State:
     @property
     def done(self) -> np.ndarray:
         """bool (B,): the deal is over (terminated or truncated)."""
-        return self.terminated | self.truncated
+        done: BoolArray = self.terminated | self.truncated
+        return done
 
     def replace(self, **changes: Any) -> State:
         """A new State with ``changes`` (field name -> array); other fields shared."""
@@ -120,7 +123,7 @@ _FIELD_INDEX = {name: i for i, name in enumerate(FIELD_NAMES)}
 _FIELD_SETTERS = tuple(State.__dict__[name].__set__ for name in FIELD_NAMES)  # slot setters
 
 
-class CopyOnUse(dict):  # type: ignore[type-arg]
+class CopyOnUse(dict[str, np.ndarray]):
     """Field name -> a private copy of that field of ``state``, made on first use.
 
     ``game.step`` hands one to the move functions, which edit the arrays in place;
@@ -135,13 +138,14 @@ class CopyOnUse(dict):  # type: ignore[type-arg]
         self._state = state
 
     def __missing__(self, name: str) -> np.ndarray:
-        value = getattr(self._state, name).copy()
+        value: np.ndarray = getattr(self._state, name).copy()
         self[name] = value
         return value
 
     def peek(self, name: str) -> np.ndarray:
         """Field ``name`` as the move sees it now, not copied: read it, never write it."""
-        return self[name] if name in self else getattr(self._state, name)
+        field: np.ndarray = self[name] if name in self else getattr(self._state, name)
+        return field
 
 
 def peek(d: dict[str, np.ndarray], name: str) -> np.ndarray:

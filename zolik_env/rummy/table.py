@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from zolik_env.arrays import BoolArray
 from zolik_env.rummy.actions import (
     JOKER_CELL,
     MELD_CELLS,
@@ -162,7 +163,7 @@ def meets_opening(rules: RuleSet, meld_kind: np.ndarray, meld_key: np.ndarray,
     ``opening_points`` meld points. ``meld_kind``/``meld_key`` (R, M) and ``cells``
     (R, M, C) as in ``State``. The core judges every opening with this; it agrees with
     ``rules.check_opening`` on the same melds."""
-    met = np.ones(len(counted), bool)
+    met: BoolArray = np.ones(len(counted), bool)
     if rules.opening_needs_clean_run:  # checked first: it is cheaper than the points
         met = (counted & (meld_kind == RUN) & ~(cells == JOKER_CELL).any(-1)).any(1)
         if not met.any():
@@ -181,8 +182,9 @@ def new_melds(d: Arrays, rows: np.ndarray | slice) -> np.ndarray:
 def meld_points(rules: RuleSet, meld_kind: np.ndarray, meld_key: np.ndarray, cells: np.ndarray,
                 counted: np.ndarray) -> np.ndarray:
     """int (R,): the meld value of the slots where ``counted`` (R, M) holds."""
-    return (cell_values(rules, meld_kind, meld_key, cells).sum(-1, dtype=np.int32)
-            * counted).sum(-1)
+    points: np.ndarray = (cell_values(rules, meld_kind, meld_key, cells).sum(-1, dtype=np.int32)
+                          * counted).sum(-1)
+    return points
 
 
 def opening_points(rules: RuleSet, d: Arrays, rows: np.ndarray | slice) -> np.ndarray:

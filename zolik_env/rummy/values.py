@@ -45,4 +45,5 @@ def cell_values(rules: RuleSet, meld_kind: np.ndarray, meld_key: np.ndarray,
                 cells: np.ndarray) -> np.ndarray:
     """int16 (..., M, C): the meld value of every occupied cell (a joker counts as the card
     it stands for); 0 for empty cells."""
-    return cell_value_table(rules)[meld_kind, meld_key] * (cells != 0)
+    values: np.ndarray = cell_value_table(rules)[meld_kind, meld_key] * (cells != 0)
+    return values
