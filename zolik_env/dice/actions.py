@@ -22,7 +22,7 @@ import numpy as np
 from zolik_env.dice.rules import BOX_NAMES, NUM_BOXES, NUM_DICE, DiceRules
 
 REROLL_BASE = 0
-NUM_REROLLS = 2**NUM_DICE - 1
+NUM_REROLLS: int = 2**NUM_DICE - 1
 SCORE_BASE = REROLL_BASE + NUM_REROLLS
 
 

@@ -43,7 +43,8 @@ def _multinomial(counts: tuple[int, ...]) -> float:
     ways = math.factorial(n)
     for c in counts:
         ways //= math.factorial(c)
-    return ways / NUM_FACES**n
+    rolls: int = NUM_FACES**n
+    return ways / rolls
 
 
 def _transition() -> np.ndarray:

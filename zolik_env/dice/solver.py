@@ -139,7 +139,8 @@ def turn_value(roll_values: np.ndarray) -> np.ndarray:
     """Expected value ``(S,)`` of a turn whose final rolls are worth ``roll_values``."""
     v2 = combos.best_subkeep(combos.keep_values(roll_values))[combos.ROLL_OFFSET :]
     v1 = combos.best_subkeep(combos.keep_values(v2))[combos.ROLL_OFFSET :]
-    return combos.FIRST_ROLL @ v1
+    value: np.ndarray = combos.FIRST_ROLL @ v1
+    return value
 
 
 def solve(joker: str = "none", bonus: bool = True, fixed_order: bool = False) -> np.ndarray:
@@ -166,7 +167,7 @@ def value_table(joker: str = "none", bonus: bool = True, fixed_order: bool = Fal
     name = f"dice_classic_{joker}_bonus{int(bonus)}_fixed{int(fixed_order)}_v{_CACHE_VERSION}.npy"
     path = cache_dir() / name
     if path.exists():
-        table = np.load(path)
+        table: np.ndarray = np.load(path)
     else:
         table = solve(joker, bonus, fixed_order)
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -18,10 +18,10 @@ def wrap(aec: AECEnv) -> AECEnv:
     return wrappers.OrderEnforcingWrapper(aec)
 
 
-class MaskedAECEnv(AECEnv):
+class MaskedAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types: AECEnv is Any
     """An AEC env whose agents ``player_0..`` each see ``{"observation", "action_mask"}``."""
 
-    def _set_spaces(self, players: int, observation: gymnasium.spaces.Space,
+    def _set_spaces(self, players: int, observation: gymnasium.spaces.Space[Any],
                     num_actions: int) -> None:
         self.possible_agents = [f"player_{p}" for p in range(players)]
         space = gymnasium.spaces.Dict({
@@ -31,10 +31,10 @@ class MaskedAECEnv(AECEnv):
         self.action_spaces = {a: gymnasium.spaces.Discrete(num_actions)
                               for a in self.possible_agents}
 
-    def observation_space(self, agent: str) -> gymnasium.spaces.Space:
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> gymnasium.spaces.Space:
+    def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
         return self.action_spaces[agent]
 
     def _reset_agents(self) -> None:

@@ -28,18 +28,20 @@ illegal action ends the episode with ``illegal_reward`` (default -1) and
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 import gymnasium
 import numpy as np
 
+from zolik_env.arrays import BoolArray
 from zolik_env.dice import DiceRules, game, num_actions, observe, totals
 from zolik_env.dice.render import render_text
 from zolik_env.envs.kostky_common import observation_space
 
 
 class KostkyEnv(gymnasium.Env[np.ndarray, np.int64]):
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 1}
+    # gymnasium.Env declares metadata as an instance attribute, so no ClassVar here
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012
 
     def __init__(
         self,
@@ -51,8 +53,8 @@ class KostkyEnv(gymnasium.Env[np.ndarray, np.int64]):
         render_mode: str | None = None,
     ) -> None:
         self.rules = DiceRules(
-            table=table,  # type: ignore[arg-type]
-            joker=joker,  # type: ignore[arg-type]
+            table=table,  # type: ignore[arg-type]  # a str; DiceRules checks the name
+            joker=joker,  # type: ignore[arg-type]  # a str; DiceRules checks the name
             yahtzee_bonus=yahtzee_bonus,
             fixed_order=fixed_order,
         )
@@ -81,7 +83,8 @@ class KostkyEnv(gymnasium.Env[np.ndarray, np.int64]):
 
     def action_masks(self) -> np.ndarray:
         """Legal actions ``(A,) bool`` (for sb3-contrib ``MaskablePPO``)."""
-        return game.legal_action_mask(self.rules, self.state)[0]
+        mask: BoolArray = game.legal_action_mask(self.rules, self.state)[0]
+        return mask
 
     def render(self) -> str | None:
         if self.render_mode != "ansi":
@@ -89,7 +92,8 @@ class KostkyEnv(gymnasium.Env[np.ndarray, np.int64]):
         return render_text(self.rules, self.state)
 
     def _obs(self) -> np.ndarray:
-        return observe(self.rules, self.state, 0)[0]
+        obs: np.ndarray = observe(self.rules, self.state, 0)[0]
+        return obs
 
     def _info(self) -> dict[str, Any]:
         return {
