@@ -44,7 +44,8 @@ class OptimalAgent:
 
     def __init__(self, rules: DiceRules | None = None) -> None:
         self.rules = rules or DiceRules()
-        if self.rules.table != "classic" or self.rules.players != 1 or self.rules.num_rolls != 3:
+        r = self.rules
+        if r.table != "classic" or r.num_players != 1 or r.num_rolls != 3:
             raise ValueError("the solver covers solitaire classic with three rolls only")
         self.table = solver.value_table(
             self.rules.joker, self.rules.yahtzee_bonus, self.rules.fixed_order

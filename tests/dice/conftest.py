@@ -31,7 +31,7 @@ def make_state(
     ``boxes`` fills seat ``seat``'s card; ``seat_boxes`` fills other seats.
     """
     state = game.init(rules, [0])
-    card = np.full((1, rules.players, rules.num_boxes), -1, np.int16)
+    card = np.full((1, rules.num_players, rules.num_boxes), -1, np.int16)
     for p, filled in {seat: boxes or {}, **(seat_boxes or {})}.items():
         for box, score in filled.items():
             card[0, p, box] = score
@@ -40,7 +40,7 @@ def make_state(
         dice=np.sort(np.array([[int(x) for x in dice.split()]], np.int8), axis=1),
         rolls_left=np.array([rolls_left], np.int8),
         boxes=card,
-        seat=np.array([seat], np.int8),
+        current=np.array([seat], np.int8),
     )
 
 
@@ -56,6 +56,6 @@ def score(rules: DiceRules, state: State, box: int) -> tuple[State, int]:
     """Fill flat box ``box``; returns the new state and the mover's reward."""
     from zolik_env.dice import SCORE_BASE
 
-    seat = int(state.seat[0])
+    seat = int(state.current[0])
     new, out = game.step(rules, state, np.array([SCORE_BASE + box]))
     return new, int(out.rewards[0, seat])

@@ -20,7 +20,7 @@ VARIANTS = {
     "classic_none": (DiceRules(), 101),
     "classic_forced": (DiceRules(joker="forced"), 102),
     "classic_free_fixed_order": (DiceRules(joker="free", fixed_order=True), 103),
-    "triple_forced_2p": (DiceRules(players=2, table="triple", joker="forced"), 104),
+    "triple_forced_2p": (DiceRules(num_players=2, table="triple", joker="forced"), 104),
 }
 
 
@@ -28,7 +28,7 @@ def play(rules: DiceRules, seed: int) -> list[dict]:
     """A scripted game: at step t take legal action number ``(7 t + 3) mod #legal``."""
     state = init(rules, [seed])
     records = []
-    for t in range(rules.num_rolls * rules.num_boxes * rules.players):
+    for t in range(rules.num_rolls * rules.num_boxes * rules.num_players):
         legal = np.flatnonzero(legal_action_mask(rules, state)[0])
         action = int(legal[(7 * t + 3) % legal.size])
         text = render_text(rules, state)

@@ -16,11 +16,11 @@ from zolik_env.dice import DiceRules, totals
 from zolik_env.envs.kostky import KostkyEnv
 
 AEC_CONFIGS = [
-    {"players": 1},
-    {"players": 2, "joker": "forced"},
-    {"players": 2, "joker": "free", "fixed_order": True},
-    {"players": 3, "table": "triple", "joker": "forced"},
-    {"players": 2, "reward": "points", "yahtzee_bonus": False},
+    {"num_players": 1},
+    {"num_players": 2, "joker": "forced"},
+    {"num_players": 2, "joker": "free", "fixed_order": True},
+    {"num_players": 3, "table": "triple", "joker": "forced"},
+    {"num_players": 2, "reward": "points", "yahtzee_bonus": False},
 ]
 
 
@@ -33,7 +33,7 @@ def test_kostky_v0__pettingzoo_api_and_seed_tests(kwargs):
 
 
 def test_kostky_v0__outcome_rewards_sum_to_the_ranking():
-    env = kostky_v0.env(players=2)
+    env = kostky_v0.env(num_players=2)
     env.reset(seed=3)
     rng = np.random.default_rng(0)
     finals = {}
@@ -53,7 +53,7 @@ def test_kostky_v0__outcome_rewards_sum_to_the_ranking():
 
 
 def test_kostky_v0__illegal_move_ends_the_game_with_minus_one():
-    env = kostky_v0.env(players=2)
+    env = kostky_v0.env(num_players=2)
     env.reset(seed=0)
     env.step(31 + 12)  # player_0 fills chance
     env.step(31 + 12)  # player_1 fills chance

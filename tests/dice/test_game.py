@@ -30,8 +30,8 @@ VARIANTS = [
     DiceRules(),
     DiceRules(joker="forced"),
     DiceRules(joker="free", fixed_order=True),
-    DiceRules(players=2, table="triple", joker="forced"),
-    DiceRules(players=3, joker="free", yahtzee_bonus=False),
+    DiceRules(num_players=2, table="triple", joker="forced"),
+    DiceRules(num_players=3, joker="free", yahtzee_bonus=False),
 ]
 
 
@@ -106,7 +106,7 @@ def test_fixed_order__one_box_top_to_bottom_column_by_column():
 
 
 def test_terminal__all_false_mask_and_step_is_a_no_op():
-    rules = DiceRules(players=2)
+    rules = DiceRules(num_players=2)
     state = make_state(rules, "1 2 3 4 5", dict.fromkeys(range(12), 1),
                        seat_boxes={0: dict.fromkeys(range(13), 1)}, seat=1)  # fmt: skip
     new, out = step(rules, state, [SCORE_BASE + R.CHANCE])
@@ -118,16 +118,16 @@ def test_terminal__all_false_mask_and_step_is_a_no_op():
 
 
 def test_seats__rotate_after_each_filled_box():
-    rules = DiceRules(players=3)
+    rules = DiceRules(num_players=3)
     state = init(rules, [1])
     for box, expected in enumerate((0, 1, 2, 0)):
-        assert state.seat[0] == expected
+        assert state.current[0] == expected
         state, _ = step(rules, state, [reroll_action([0])])
         state, out = step(rules, state, [SCORE_BASE + box])
         assert out.rewards[0, expected] == int(state.boxes[0, expected, box])
         assert (np.delete(out.rewards[0], expected) == 0).all()
         assert state.rolls_left[0] == 2
-    assert state.seat[0] == 1
+    assert state.current[0] == 1
 
 
 def play_random(rules, seeds, choose):
@@ -172,11 +172,11 @@ def test_dice__fair_over_many_rolls():
 def test_properties__random_legal_play(data, variant, seed):
     rules = VARIANTS[variant]
     state = init(rules, [seed])
-    earned = np.zeros(rules.players, np.int64)
-    for _ in range(rules.num_rolls * rules.num_boxes * rules.players):
+    earned = np.zeros(rules.num_players, np.int64)
+    for _ in range(rules.num_rolls * rules.num_boxes * rules.num_players):
         mask = legal_action_mask(rules, state)[0]
         assert mask.any()
-        facts = decode_observation(rules, observe(rules, state, int(state.seat[0])))
+        facts = decode_observation(rules, observe(rules, state, int(state.current[0])))
         assert (facts["dice"][0] == state.dice[0]).all()
         assert facts["rolls_left"][0] == state.rolls_left[0]
         filled = game.own_boxes(rules, state)[0].reshape(-1) >= 0

@@ -91,7 +91,7 @@ def test_lookup_tables__agree_with_direct_scoring():
 
 
 @pytest.mark.parametrize(
-    "kwargs", [{"players": 0}, {"table": "quad"}, {"joker": "wild"}, {"num_rolls": 0}]
+    "kwargs", [{"num_players": 0}, {"table": "quad"}, {"joker": "wild"}, {"num_rolls": 0}]
 )
 def test_dice_rules__rejects_bad_options(kwargs):
     with pytest.raises(ValueError):

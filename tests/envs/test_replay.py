@@ -39,7 +39,7 @@ def test_replay__recorded_game_replays_exactly(tmp_path, kwargs):
     steps = list(replay.replay(records))
     assert len(steps) == len(moves)
     last = steps[-1]
-    final, _, _, _ = game.step(raw.rules, last.state, [last.action])
+    final, _ = game.step(raw.rules, last.state, [last.action])
     assert all(np.array_equal(getattr(final, f), getattr(raw.state, f))
                for f in ("hands", "discard", "cells", "scores", "winner"))
     results = [r["scores"] for r in records if r["kind"] == "result"]

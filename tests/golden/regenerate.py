@@ -68,9 +68,9 @@ def play_golden(name: str, players: int) -> list[dict[str, object]]:
         choices = legal[legal != A.UNDO] if (legal != A.UNDO).any() else legal
         action = int(rng.choice(choices))
         text = state_text(state)
-        state, rewards, _, _ = game.step(r, state, [action])
+        state, out = game.step(r, state, [action])
         records.append({"state_text": text, "legal_actions": legal.tolist(), "action": action,
-                        "rewards": rewards[0].tolist()})
+                        "rewards": out.rewards[0].tolist()})
     return records
 
 

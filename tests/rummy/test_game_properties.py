@@ -147,11 +147,10 @@ def play_random_deal(r, seed, choose, check_api=False, max_steps=None):
             check_melds_against_rules_api(r, state, mask)
         check_opening_against_rules_api(r, state)
         before = state
-        state, rewards, terminated, truncated = game.step(r, state, [choose(np.flatnonzero(
-            mask[0]))])
-        total += rewards[0]
-        assert not (terminated[0] and truncated[0])
-        assert (rewards[0] == 0).all() or state.done[0]
+        state, out = game.step(r, state, [choose(np.flatnonzero(mask[0]))])
+        total += out.rewards[0]
+        assert not (out.terminated[0] and out.truncated[0])
+        assert (out.rewards[0] == 0).all() or state.done[0]
         assert state.turn[0] - before.turn[0] in (0, 1)
         steps += 1
         assert steps < limit and state.turn[0] <= max_turns(r), "the deal does not end"

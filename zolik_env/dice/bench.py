@@ -48,7 +48,7 @@ def table(batches: tuple[int, ...] = (1, 4096), seconds: float = 2.0) -> str:
         ("classic, none", DiceRules()),
         ("classic, forced", DiceRules(joker="forced")),
         ("classic, forced, fixed order", DiceRules(joker="forced", fixed_order=True)),
-        ("triple, forced, 2 players", DiceRules(table="triple", joker="forced", players=2)),
+        ("triple, forced, 2 players", DiceRules(table="triple", joker="forced", num_players=2)),
     ]
     lines = ["| rules | " + " | ".join(f"batch {b}" for b in batches) + " |",
              "|---|" + "---:|" * len(batches)]  # fmt: skip

@@ -1,4 +1,7 @@
-"""Pure batched game functions of Pět kostek: init, legal_action_mask, step, totals.
+"""Pure batched game functions of Pět kostek: init, legal_action_mask, step, observe.
+
+The same four functions, under the same names, make the rummy core, and ``step`` returns
+the shared ``zolik_env.core.StepOut`` (docs/core.md).
 
 Turn flow (docs/rules-spec.md §5.1): the first roll of a turn is automatic; the seat may then
 reroll any subset of dice while ``rolls_left > 0`` and must end the turn by scoring one
@@ -14,40 +17,31 @@ import dataclasses
 
 import numpy as np
 
+from zolik_env.core import StepOut
 from zolik_env.dice import actions as A
+from zolik_env.dice.observe import observe
 from zolik_env.dice.rules import (
-    CODE_IS_YAHTZEE,
-    CODE_SCORES,
-    CODE_TOP_FACE,
     NUM_BOXES,
     NUM_UPPER,
     UPPER_BONUS,
     UPPER_BONUS_THRESHOLD,
-    YAHTZEE,
     YAHTZEE_BONUS,
-    YAHTZEE_SCORE,
     DiceRules,
-    dice_code,
-    joker_scores,
 )
+from zolik_env.dice.scorecard import TurnContext, own_boxes, totals, turn_context
 from zolik_env.dice.state import State, keys_from_seeds, roll_dice
 
-_IS_LOWER = np.arange(NUM_BOXES) >= NUM_UPPER  # (13,)
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class StepOut:
-    rewards: np.ndarray  # I32 (B, P) points each seat gained this step (boxes + bonuses)
-    terminated: np.ndarray  # bool (B,) the game ended with this step
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class TurnContext:
-    """What the current dice are worth to the seat to act (derived, never stored)."""
-
-    values: np.ndarray  # I16 (B, C, 13) raw box value of the dice, joker values applied
-    legal: np.ndarray  # bool (B, C, 13) boxes the seat may fill now
-    yahtzee_bonus: np.ndarray  # bool (B,) filling any box now earns the +100 bonus
+__all__ = [
+    "StepOut",
+    "TurnContext",
+    "init",
+    "legal_action_mask",
+    "observe",
+    "own_boxes",
+    "step",
+    "totals",
+    "turn_context",
+]
 
 
 def init(rules: DiceRules, seeds: np.ndarray | list[int]) -> State:
@@ -58,70 +52,13 @@ def init(rules: DiceRules, seeds: np.ndarray | list[int]) -> State:
     return State(
         dice=np.sort(roll_dice(key, counter), axis=1),
         rolls_left=np.full(b, rules.num_rolls - 1, np.int8),
-        boxes=np.full((b, rules.players, rules.num_boxes), -1, np.int16),
-        yahtzee_bonuses=np.zeros((b, rules.players), np.int16),
-        seat=np.zeros(b, np.int8),
+        boxes=np.full((b, rules.num_players, rules.num_boxes), -1, np.int16),
+        yahtzee_bonuses=np.zeros((b, rules.num_players), np.int16),
+        current=np.zeros(b, np.int8),
         key=key,
         counter=counter + 1,
         done=np.zeros(b, bool),
     )
-
-
-def own_boxes(rules: DiceRules, state: State) -> np.ndarray:
-    """Boxes of the seat to act, ``(B, C, 13) int16`` (-1 = open)."""
-    rows = np.arange(state.batch_size)
-    return state.boxes[rows, state.seat].reshape(-1, rules.num_columns, NUM_BOXES)
-
-
-def turn_context(rules: DiceRules, state: State) -> TurnContext:
-    """Box values, legal boxes and Yahtzee-bonus flag for the current dice
-    (docs/rules-spec.md §5.2-5.4)."""
-    b = state.batch_size
-    rows = np.arange(b)
-    code = dice_code(state.dice)
-    own = own_boxes(rules, state)
-    is_open = own < 0
-    is_yahtzee = CODE_IS_YAHTZEE[code]
-    face = CODE_TOP_FACE[code]  # (B,) face index of a Yahtzee
-    values = CODE_SCORES[code]
-    # The joker counts once every Yahtzee box is filled (triple: all three; docs/rules-spec.md
-    # §5.5).
-    yahtzee_filled = ~is_open[:, :, YAHTZEE].any(axis=1)
-    is_joker = is_yahtzee & yahtzee_filled & (rules.joker != "none")
-    match_open = is_open[rows, :, face]  # (B, C) the upper box of the rolled face
-    if is_joker.any():  # joker values need the matching upper box filled in every column
-        values = joker_scores(values, is_joker & ~match_open.any(axis=1))
-    values = np.broadcast_to(values[:, None, :], own.shape)
-    legal = is_open & ~state.done[:, None, None]
-    if rules.joker == "forced" and is_joker.any():
-        legal = _forced_joker_legal(legal, is_joker, face, match_open)
-    if rules.fixed_order:
-        first = np.argmax(is_open.reshape(b, -1), axis=1)  # fixed order overrides the joker
-        legal = np.zeros((b, rules.num_boxes), bool)
-        legal[rows, first] = ~state.done
-        legal = legal.reshape(own.shape)
-    holds_50 = own[:, :, YAHTZEE] == YAHTZEE_SCORE
-    if rules.table == "triple" and rules.triple_bonus_needs_all_yahtzee:
-        bonus = yahtzee_filled & holds_50.any(axis=1)
-    else:
-        bonus = holds_50.any(axis=1)
-    bonus &= is_yahtzee & rules.yahtzee_bonus
-    return TurnContext(values=values, legal=legal, yahtzee_bonus=bonus)
-
-
-def _forced_joker_legal(
-    legal: np.ndarray, is_joker: np.ndarray, face: np.ndarray, match_open: np.ndarray
-) -> np.ndarray:
-    """Forced joker: matching upper box if open, else any open lower box, else upper (0)."""
-    b = legal.shape[0]
-    any_match = match_open.any(axis=1)
-    only_match = is_joker & any_match
-    lower_open = legal & _IS_LOWER
-    only_lower = is_joker & ~any_match & lower_open.any(axis=(1, 2))
-    match_mask = np.zeros_like(legal)
-    match_mask[np.arange(b), :, face] = match_open
-    legal = np.where(only_match[:, None, None], match_mask & legal, legal)
-    return np.where(only_lower[:, None, None], lower_open, legal)
 
 
 def legal_action_mask(rules: DiceRules, state: State, ctx: TurnContext | None = None) -> np.ndarray:
@@ -164,15 +101,15 @@ def step(
     box = np.where(is_score, actions - A.SCORE_BASE, 0)
     gains = _score_gains(rules, state, ctx, box) * is_score
     boxes = state.boxes.copy()
-    seat = state.seat.astype(np.int64)
+    seat = state.current.astype(np.int64)
     values = ctx.values.reshape(b, -1)[rows, box]
     boxes[rows[is_score], seat[is_score], box[is_score]] = values[is_score]
     bonuses = state.yahtzee_bonuses.copy()
     bonuses[rows, seat] += (is_score & ctx.yahtzee_bonus).astype(np.int16)
-    rewards = np.zeros((b, rules.players), np.int32)
+    rewards = np.zeros((b, rules.num_players), np.int32)
     rewards[rows, seat] = gains
     done = state.done | (is_score & (boxes >= 0).all(axis=(1, 2)))
-    next_seat = np.where(is_score, (seat + 1) % rules.players, seat).astype(np.int8)
+    next_seat = np.where(is_score, (seat + 1) % rules.num_players, seat).astype(np.int8)
     rolled = is_reroll | (is_score & ~done)
     dice = _roll(state, actions, is_reroll, is_score & ~done)
     rolls_left = np.where(is_reroll, state.rolls_left - 1, state.rolls_left)
@@ -182,12 +119,14 @@ def step(
         rolls_left=rolls_left,
         boxes=boxes,
         yahtzee_bonuses=bonuses,
-        seat=next_seat,
+        current=next_seat,
         key=state.key,
         counter=state.counter + rolled.astype(np.uint32),
         done=done,
     )
-    return new_state, StepOut(rewards=rewards, terminated=done & ~state.done)
+    return new_state, StepOut(
+        rewards=rewards, terminated=done & ~state.done, truncated=np.zeros(b, bool)
+    )
 
 
 def _check_legal(mask: np.ndarray, actions: np.ndarray, live: np.ndarray) -> None:
@@ -222,20 +161,6 @@ def _score_gains(rules: DiceRules, state: State, ctx: TurnContext, box: np.ndarr
     crossed = (upper_before < UPPER_BONUS_THRESHOLD) & (upper_after >= UPPER_BONUS_THRESHOLD)
     upper_bonus = UPPER_BONUS * (factor if rules.multiply_upper_bonus else 1) * crossed
     return value * factor + upper_bonus + YAHTZEE_BONUS * ctx.yahtzee_bonus
-
-
-def totals(rules: DiceRules, state: State) -> np.ndarray:
-    """Total score of every seat so far, ``(B, P) int32`` (boxes x factor + all bonuses)."""
-    b = state.batch_size
-    boxes = state.boxes.reshape(b, rules.players, rules.num_columns, NUM_BOXES).astype(np.int32)
-    filled = np.where(boxes >= 0, boxes, 0)
-    upper = filled[..., :NUM_UPPER].sum(axis=-1)  # (B, P, C)
-    factors = np.asarray(rules.column_factors, np.int32)
-    bonus_factor = factors if rules.multiply_upper_bonus else np.ones_like(factors)
-    columns = filled.sum(axis=-1) * factors + UPPER_BONUS * bonus_factor * (
-        upper >= UPPER_BONUS_THRESHOLD
-    )
-    return columns.sum(axis=-1) + YAHTZEE_BONUS * state.yahtzee_bonuses.astype(np.int32)
 
 
 def replace(state: State, **changes: np.ndarray) -> State:

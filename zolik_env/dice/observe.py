@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from zolik_env.dice.game import totals, turn_context
 from zolik_env.dice.rules import (
     NUM_BOXES,
     NUM_DICE,
@@ -33,6 +32,7 @@ from zolik_env.dice.rules import (
     YAHTZEE_SCORE,
     DiceRules,
 )
+from zolik_env.dice.scorecard import totals, turn_context
 from zolik_env.dice.state import State
 
 SCORE_SCALE = 500.0
@@ -49,7 +49,7 @@ def obs_layout(rules: DiceRules) -> tuple[tuple[str, tuple[int, ...]], ...]:
         ("upper", (c,)),
         ("yahtzee_50", (c,)),
         ("bonus_now", (1,)),
-        ("scores", (rules.players,)),
+        ("scores", (rules.num_players,)),
     )
 
 
@@ -62,12 +62,12 @@ def observe(rules: DiceRules, state: State, seat: int | np.ndarray) -> np.ndarra
     b = state.batch_size
     rows = np.arange(b)
     seat = np.broadcast_to(np.asarray(seat, np.int64), (b,))
-    to_act = (seat == state.seat) & ~state.done
+    to_act = (seat == state.current) & ~state.done
     ctx = turn_context(rules, state)
     values = np.where(ctx.legal, ctx.values, 0).reshape(b, -1) / YAHTZEE_SCORE
     boxes = state.boxes[rows, seat].reshape(b, rules.num_columns, NUM_BOXES)
     upper = np.where(boxes[:, :, :NUM_UPPER] >= 0, boxes[:, :, :NUM_UPPER], 0).sum(axis=2)
-    order = (seat[:, None] + np.arange(rules.players)) % rules.players
+    order = (seat[:, None] + np.arange(rules.num_players)) % rules.num_players
     parts = [
         (state.dice[:, :, None] == np.arange(1, NUM_FACES + 1)).reshape(b, -1),
         state.rolls_left[:, None] == np.arange(rules.num_rolls),

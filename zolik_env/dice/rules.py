@@ -49,7 +49,7 @@ class DiceRules:
     """Every variant knob of Pět kostek; passed to every core function.
 
     Attributes:
-        players: number of seats, 1 (solitaire) or more (highest total wins).
+        num_players: number of seats, 1 (solitaire) or more (highest total wins).
         table: ``"classic"`` (one column) or ``"triple"`` (three columns, x1 x2 x3).
         joker: ``"none"`` (default here), ``"forced"`` (official) or ``"free"``.
         yahtzee_bonus: award +100 per further Yahtzee while a Yahtzee box holds 50.
@@ -62,7 +62,7 @@ class DiceRules:
             False, any filled Yahtzee box holding 50 suffices.
     """
 
-    players: int = 1
+    num_players: int = 1
     table: Table = "classic"
     joker: Joker = "none"
     yahtzee_bonus: bool = True
@@ -72,8 +72,8 @@ class DiceRules:
     triple_bonus_needs_all_yahtzee: bool = True
 
     def __post_init__(self) -> None:
-        if self.players < 1:
-            raise ValueError(f"players must be >= 1, got {self.players}")
+        if self.num_players < 1:
+            raise ValueError(f"num_players must be >= 1, got {self.num_players}")
         if self.table not in TABLES:
             raise ValueError(f"table must be one of {TABLES}, got {self.table!r}")
         if self.joker not in JOKERS:

@@ -32,7 +32,7 @@ class State:
     rolls_left: np.ndarray  # I8 (B,) rerolls still allowed this turn
     boxes: np.ndarray  # I16 (B, P, NB) raw box score (before the column factor); -1 = open
     yahtzee_bonuses: np.ndarray  # I16 (B, P) number of +100 Yahtzee bonuses earned
-    seat: np.ndarray  # I8 (B,) seat to act
+    current: np.ndarray  # I8 (B,) seat to act
     key: np.ndarray  # U64 (B,) per-game RNG key derived from the game's seed
     counter: np.ndarray  # U32 (B,) rolls made so far (the RNG counter)
     done: np.ndarray  # bool (B,) every box of every seat is filled

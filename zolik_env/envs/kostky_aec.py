@@ -3,7 +3,7 @@
 PettingZoo
 ----------
     from zolik_env import kostky_v0
-    env = kostky_v0.env(players=2, joker="forced")
+    env = kostky_v0.env(num_players=2, joker="forced")
     env.reset(seed=42)
     for agent in env.agent_iter():
         obs, reward, termination, truncation, info = env.last()
@@ -12,8 +12,9 @@ PettingZoo
         env.step(action)
 
 Agents ``player_0 .. player_{N-1}`` take whole turns in seat order: each turn is a run of
-rerolls ending with filling one box (docs/rules-spec.md §5). Options: ``players``, ``table``,
-``joker``, ``yahtzee_bonus``, ``fixed_order``, ``reward`` and ``render_mode``.
+rerolls ending with filling one box (docs/rules-spec.md §5). Options: ``num_players``,
+``table``, ``joker``, ``yahtzee_bonus``, ``fixed_order``, ``reward`` and ``render_mode``
+(``players=`` is a deprecated alias of ``num_players``).
 
 Observation: ``{"observation": Box(0, 20, (OBS,), float32), "action_mask": int8 (A,)}``.
 The vector is ``zolik_env.dice.observe`` from the agent's own seat (its scorecard; the
@@ -30,6 +31,7 @@ with -1 for the mover (``TerminateIllegalWrapper`` in ``env``).
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, ClassVar
 
 import gymnasium
@@ -58,24 +60,31 @@ class raw_env(MaskedAECEnv, EzPickle):  # PettingZoo naming
 
     def __init__(
         self,
-        players: int = 2,
+        num_players: int = 2,
         table: str = "classic",
         joker: str = "none",
         yahtzee_bonus: bool = True,
         fixed_order: bool = False,
         reward: str | None = None,
         render_mode: str | None = None,
+        *,
+        players: int | None = None,
     ) -> None:
-        EzPickle.__init__(self, players, table, joker, yahtzee_bonus, fixed_order, reward,
+        if players is not None:  # the name before the cores shared one convention
+            warnings.warn("kostky_v0: 'players' is deprecated, pass 'num_players'",
+                          DeprecationWarning, stacklevel=2)  # fmt: skip
+            num_players = players
+        EzPickle.__init__(self, num_players, table, joker, yahtzee_bonus, fixed_order, reward,
                           render_mode)  # fmt: skip
         super().__init__()
-        self.rules = DiceRules(players=players, table=table, joker=joker,  # type: ignore[arg-type]
-                               yahtzee_bonus=yahtzee_bonus, fixed_order=fixed_order)  # fmt: skip
-        self.reward_mode = reward or ("points" if players == 1 else "outcome")
+        self.rules = DiceRules(table=table, joker=joker,  # type: ignore[arg-type]
+                               num_players=num_players, yahtzee_bonus=yahtzee_bonus,
+                               fixed_order=fixed_order)  # fmt: skip
+        self.reward_mode = reward or ("points" if num_players == 1 else "outcome")
         if self.reward_mode not in ("points", "outcome"):
             raise ValueError(f"reward must be 'points' or 'outcome', got {reward!r}")
         self.render_mode = render_mode
-        self._set_spaces(players, observation_space(self.rules), num_actions(self.rules))
+        self._set_spaces(num_players, observation_space(self.rules), num_actions(self.rules))
         self._rng = np.random.default_rng()
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -88,7 +97,7 @@ class raw_env(MaskedAECEnv, EzPickle):  # PettingZoo naming
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.possible_agents.index(agent)
         mask = np.zeros(num_actions(self.rules), np.int8)
-        if seat == int(self.state.seat[0]):
+        if seat == int(self.state.current[0]):
             mask = game.legal_action_mask(self.rules, self.state)[0].astype(np.int8)
         return {"observation": observe(self.rules, self.state, seat)[0], "action_mask": mask}
 
@@ -108,7 +117,7 @@ class raw_env(MaskedAECEnv, EzPickle):  # PettingZoo naming
                 self.rewards = dict(zip(self.agents, _outcome(totals(self.rules, self.state)[0]),
                                         strict=True))  # fmt: skip
             self.terminations = dict.fromkeys(self.agents, True)
-        self.agent_selection = self.possible_agents[int(self.state.seat[0])]
+        self.agent_selection = self.possible_agents[int(self.state.current[0])]
         self._accumulate_rewards()
         if self.render_mode == "ansi":
             print(self.render())

@@ -105,7 +105,7 @@ def replay(records: list[dict[str, Any]]) -> Iterator[ReplayStep]:
             action = actions.string_to_action(rec["move"])
             yield ReplayStep(rec["deal"], state, int(state.current[0]), rec["move"], action)
             try:
-                state, _, _, _ = game.step(rules, state, [action])
+                state, _ = game.step(rules, state, [action])
             except ValueError as err:
                 raise ValueError(f"line {line}: {err}") from err
         elif rec["kind"] == "result":
@@ -124,7 +124,7 @@ def record_random(rules: options.RuleSet, seed: int) -> Recorder:
     while not state.done[0]:
         action = int(game.sample_legal(game.legal_action_mask(rules, state), rng)[0])
         recorder.move(state, action)
-        state, _, _, _ = game.step(rules, state, [action])
+        state, _ = game.step(rules, state, [action])
     recorder.end_deal(state)
     return recorder
 

@@ -162,7 +162,7 @@ class raw_env(MaskedAECEnv, EzPickle):  # PettingZoo naming
             return
         a = self._check_action(agent, action)
         self.recorder.move(self.state, a)
-        self.state, _, _, _ = game.step(self.rules, self.state, [a], validate=False)
+        self.state, _ = game.step(self.rules, self.state, [a], validate=False)
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
         if self.state.done[0]:

@@ -105,7 +105,7 @@ class ZolikEnv(gymnasium.Env[np.ndarray, np.int64]):
             info = self._info() | {"illegal_action": True, "illegal_move": (
                 f"{actions.action_to_string(a)} (action {a}) for seat {self.seat}")}
             return self._obs(), float(self.illegal_reward), True, False, info
-        state, _, _, _ = game.step(self.rules, self.state, [a], validate=False)
+        state, _ = game.step(self.rules, self.state, [a], validate=False)
         self.state, _ = advance(self.rules, state, np.array([self.seat]), self.opponents,
                                 self._opp_rng)
         reward = 0.0

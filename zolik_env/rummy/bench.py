@@ -39,7 +39,7 @@ def mean_deal_length(rules: options.RuleSet, deals: int = 128) -> float:
     while not state.done.all():
         mask = game.legal_action_mask(rules, state)
         decisions += int((~state.done).sum())
-        state, _, _, _ = game.step(rules, state, game.sample_legal(mask, rng), validate=False)
+        state, _ = game.step(rules, state, game.sample_legal(mask, rng), validate=False)
     return decisions / deals
 
 
@@ -57,10 +57,10 @@ def bench_one(preset: str, players: int, batch: int, seconds: float, seed: int =
         mask = game.legal_action_mask(rules, state)
         mask_time += time.perf_counter() - t
         actions = game.sample_legal(mask, rng)
-        state, _, terminated, truncated = game.step(rules, state, actions, validate=False)
+        state, out = game.step(rules, state, actions, validate=False)
         observe(rules, state, state.current)
         decisions += batch  # every deal is live: finished ones are replaced at once
-        finished = (terminated | truncated).nonzero()[0]
+        finished = (out.terminated | out.truncated).nonzero()[0]
         if finished.size:
             deals += finished.size
             state = game.reset_where(rules, state, finished,

@@ -1,8 +1,11 @@
-"""The batched Žolík core: ``init``, ``legal_action_mask``, ``step``.
+"""The batched Žolík core: ``init``, ``legal_action_mask``, ``step``, ``observe``.
 
     state = init(rules, seeds)                       # B deals, one seed each
     mask = legal_action_mask(rules, state)           # bool (B, NUM_ACTIONS)
-    state, rewards, terminated, truncated = step(rules, state, actions)
+    state, out = step(rules, state, actions)         # out: zolik_env.core.StepOut
+    obs = observe(rules, state, seat)                # int16 (B, OBS)
+
+The same four functions, under the same names, make the dice core (docs/core.md).
 
 All chance happens in ``init`` (the shuffled pack) or comes from each deal's own key
 (jolly's reshuffles), so ``step`` is a deterministic function of (state, actions), and
@@ -17,15 +20,17 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from zolik_env.core import StepOut
 from zolik_env.rummy import actions as A
 from zolik_env.rummy import piles, table, turns
 from zolik_env.rummy.cards import NUM_NATURALS, NUM_RANKS, NUM_SUITS, deck_counts
 from zolik_env.rummy.dealing import deal
 from zolik_env.rummy.masks import legal_action_mask
+from zolik_env.rummy.observe import card_locations, observe
 from zolik_env.rummy.options import RuleSet
 from zolik_env.rummy.state import CopyOnUse, State
 
-__all__ = ["init", "legal_action_mask", "rewards_of", "step"]
+__all__ = ["StepOut", "init", "legal_action_mask", "observe", "rewards_of", "step"]
 
 
 def init(rules: RuleSet, seeds: Sequence[int] | np.ndarray,
@@ -119,13 +124,14 @@ _MOVES = {
 
 
 def step(rules: RuleSet, state: State, actions: Sequence[int] | np.ndarray,
-         validate: bool = True) -> tuple[State, np.ndarray, np.ndarray, np.ndarray]:
+         validate: bool = True) -> tuple[State, StepOut]:
     """Apply one action per deal (ignored for finished deals).
 
     Returns:
-        (state, rewards float32 (B, P), terminated bool (B,), truncated bool (B,)). Rewards
-        are the deal scores, oriented so that higher is better (cz penalties negated), on
-        the step that ends the deal and 0 otherwise.
+        (state, StepOut): rewards float32 (B, P), the deal scores oriented so that higher
+        is better (cz penalties negated) on the step that ends the deal and 0 otherwise;
+        terminated and truncated bool (B,), the state's own flags (True on every step of a
+        finished deal).
 
     Raises:
         ValueError: with ``validate``, naming the first game whose action is illegal.
@@ -141,7 +147,7 @@ def step(rules: RuleSet, state: State, actions: Sequence[int] | np.ndarray,
     ended = new.done & ~was_done
     if ended.any():
         rewards[ended] = rewards_of(rules, new)[ended]
-    return new, rewards, new.terminated.copy(), new.truncated.copy()
+    return new, StepOut(rewards, new.terminated.copy(), new.truncated.copy())
 
 
 def rewards_of(rules: RuleSet, state: State) -> np.ndarray:
@@ -153,8 +159,6 @@ def rewards_of(rules: RuleSet, state: State) -> np.ndarray:
 def conserved_cards(rules: RuleSet, state: State) -> np.ndarray:
     """int (B, K): every card counted once wherever it lies (hands, stock, discard pile,
     bottom card, table); equals the pack for every deal when no card is lost or made."""
-    from zolik_env.rummy.observe import card_locations
-
     return card_locations(state).sum(1)
 
 

@@ -160,8 +160,8 @@ def action(text: str) -> int:
 
 def step(rules: RuleSet, state: State, move: str) -> tuple[State, np.ndarray, bool, bool]:
     """One move by its text: (state, rewards int (P,), terminated, truncated) of game 0."""
-    state, rewards, terminated, truncated = game.step(rules, state, [action(move)])
-    return state, rewards[0], bool(terminated[0]), bool(truncated[0])
+    state, out = game.step(rules, state, [action(move)])
+    return state, out.rewards[0], bool(out.terminated[0]), bool(out.truncated[0])
 
 
 def play(rules: RuleSet, state: State, *moves: str) -> State:
