@@ -44,8 +44,8 @@ def play_deals(rule_set: RuleSet, seats: Sequence[Policy], seeds: Sequence[int],
             rows = np.flatnonzero(live & (state.current == p))
             if rows.size:
                 actions[rows] = policy.act_batch(obs[rows], mask[rows], rng)
-        state, rewards, _, _ = game.step(rule_set, state, actions)
-        totals += rewards
+        state, out = game.step(rule_set, state, actions)
+        totals += out.rewards
     return totals
 
 
