@@ -78,3 +78,12 @@ def test_step_out__keeps_each_core_s_reward_dtype_and_dice_never_truncates():
     state = dice.init(dice_rules, [0, 1])
     _, out = dice.step(dice_rules, state, [0, 0])
     assert out.rewards.dtype == np.int32 and not out.truncated.any()
+
+
+def test_kostky_v0__players_is_a_deprecated_alias_of_num_players():
+    from zolik_env import kostky_v0
+
+    with pytest.warns(DeprecationWarning, match="num_players"):
+        old = kostky_v0.raw_env(players=3)
+    assert old.rules == kostky_v0.raw_env(num_players=3).rules
+    assert old.rules.num_players == len(old.possible_agents) == 3
