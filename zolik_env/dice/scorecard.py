@@ -45,7 +45,8 @@ class TurnContext:
 def own_boxes(rules: DiceRules, state: State) -> np.ndarray:
     """Boxes of the seat to act, ``(B, C, 13) int16`` (-1 = open)."""
     rows = np.arange(state.batch_size)
-    return state.boxes[rows, state.current].reshape(-1, rules.num_columns, NUM_BOXES)
+    own: np.ndarray = state.boxes[rows, state.current]
+    return own.reshape(-1, rules.num_columns, NUM_BOXES)
 
 
 def turn_context(rules: DiceRules, state: State) -> TurnContext:
@@ -111,4 +112,6 @@ def totals(rules: DiceRules, state: State) -> np.ndarray:
     columns = filled.sum(axis=-1) * factors + UPPER_BONUS * bonus_factor * (
         upper >= UPPER_BONUS_THRESHOLD
     )
-    return columns.sum(axis=-1) + YAHTZEE_BONUS * state.yahtzee_bonuses.astype(np.int32)
+    bonuses = YAHTZEE_BONUS * state.yahtzee_bonuses.astype(np.int32)
+    total: np.ndarray = columns.sum(axis=-1) + bonuses
+    return total
