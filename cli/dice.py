@@ -101,19 +101,20 @@ def make_agent(spec: str, rules: DiceRules) -> Any:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
+    from eval.harness import play_dice
     from zolik_env.dice import evaluate, solver
 
     rules = _rules(args)
     optimum = solver.expected_score(rules.joker, rules.yahtzee_bonus, rules.fixed_order)
     start = time.perf_counter()
-    stats = evaluate.play(rules, make_agent(args.agent, rules), args.games, args.seed)
+    stats = play_dice(rules, make_agent(args.agent, rules), args.games, args.seed)
     summary = evaluate.summarise(stats, optimum) | {
         "agent": args.agent,
         "seconds": time.perf_counter() - start,
     }
     reference = None
     if args.compare:
-        ref_stats = evaluate.play(rules, make_agent("optimal", rules), args.games, args.seed)
+        ref_stats = play_dice(rules, make_agent("optimal", rules), args.games, args.seed)
         reference = evaluate.summarise(ref_stats, optimum)
         summary["optimal_on_same_dice"] = reference
     print(f"agent {args.agent}, rules {rules}")

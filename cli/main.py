@@ -20,6 +20,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "replay": ("cli.replay", "print a recorded Žolík game (JSONL) turn by turn"),
     "train": ("cli.train", "PPO self-play training from a YAML config; --resume a run"),
     "eval": ("cli.eval", "duplicate-deal evaluation of agents: intervals, ratings, report"),
+    "strength": ("cli.strength", "agent strength on duplicate deals: heuristic pairs, a PPO run"),
     "dice": ("cli.dice", "Pět kostek: exact solver, optimal play, PPO vs optimum, benchmark"),
 }
 

@@ -1,4 +1,12 @@
-"""Duplicate matches: every deal replayed with the agents rotated through the seats.
+"""The kit's one play loop, for both games: duplicate Žolík matches (``play_match``) and
+Pět kostek solitaire runs (``play_dice``), both through ``play_to_end``.
+
+**Play loop.** Both rules cores' ``game`` modules expose ``init``, ``legal_action_mask``,
+``step`` and ``observe`` under the same names (``zolik_env.core``); ``play_to_end`` takes
+either module and steps a batch of games to the end, each policy acting on the rows
+where its seat is to move, and returns the final states. Training's periodic evaluation
+(``train.evaluate``), the strength scripts (``eval.strength``, ``train.strength``),
+``zolik eval`` and ``zolik dice eval`` all play through it.
 
 **Seat scheme.** With n agents at P seats (n <= P) the base assignment gives seat s to
 agent ``s % n`` (two agents at four seats: A B A B). The assignments played are the
@@ -8,28 +16,35 @@ B C A, C A B), two agents at four seats A B A B and B A B A, two at three A B A,
 A A B, B A B, A B B, B B A. Every agent thus holds every hand (the cards of each seat)
 in some rotation, and every agent holds the same number of seats over all rotations.
 Every deal is dealt with ``deal_index`` 0, so seat 0 always starts (cz/sk: with 15
-cards and a discard).
+cards and a discard). ``rotations=`` replaces the scheme with explicit seatings.
 
 **Randomness.** Agents draw from their own generators: with ``rng_scope="deal"`` one per
 (eval seed, deal seed, rotation, agent), and agents act row by row, so a deal plays the
 same in any batch, chunk or process; with ``"chunk"`` one per (eval seed, first seed of
-the batch, agent), and agents act on whole batches (faster for networks).
+the batch, agent), and agents act on whole batches (faster for networks); with
+``"shared"`` one generator from the eval seed, shared by all agents in the order they act.
 
 This module may import ``agents`` and ``zolik_env``; nothing here imports ``train``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
 
 import numpy as np
 
 from agents.base import Policy
+from zolik_env.dice import game as dice_game
+from zolik_env.dice.evaluate import GameStats, game_stats
+from zolik_env.dice.rules import DiceRules
 from zolik_env.rummy import game
-from zolik_env.rummy.observe import observe
 from zolik_env.rummy.options import RuleSet
-from zolik_env.rummy.state import State
+
+RNG_SCOPES = ("deal", "chunk", "shared")
 
 
 def seat_rotations(num_agents: int, num_players: int) -> np.ndarray:
@@ -75,8 +90,12 @@ def concat_results(parts: Sequence[MatchResult]) -> MatchResult:
 
 def _generators(seed: int, seeds: np.ndarray, num_rotations: int, num_agents: int,
                 rng_scope: str) -> list[list[np.random.Generator]]:
-    """gens[a][row]: agent a's generator for batch row ``row = r * D + d`` (one shared
-    generator per agent when ``rng_scope == "chunk"``)."""
+    """gens[a][row]: agent a's generator for batch row ``row = r * D + d`` (one generator
+    per agent when ``rng_scope == "chunk"``, one for all agents when ``"shared"``)."""
+    if rng_scope not in RNG_SCOPES:
+        raise ValueError(f"rng_scope={rng_scope!r} unknown: choose from {', '.join(RNG_SCOPES)}")
+    if rng_scope == "shared":
+        return [[np.random.default_rng(seed)]] * num_agents
     if rng_scope == "chunk":
         key = [seed, int(seeds[0]), seeds.size]
         return [[np.random.default_rng([*key, a])] for a in range(num_agents)]
@@ -84,7 +103,7 @@ def _generators(seed: int, seeds: np.ndarray, num_rotations: int, num_agents: in
              for r in range(num_rotations) for s in seeds] for a in range(num_agents)]
 
 
-def _choose(policy: Policy, obs: np.ndarray, mask: np.ndarray, rows: np.ndarray,
+def _choose(policy: Any, obs: np.ndarray, mask: np.ndarray, rows: np.ndarray,
             gens: list[np.random.Generator]) -> np.ndarray:
     """Actions of one policy for its batch rows ``rows`` (original row ids)."""
     if len(gens) == 1:
@@ -93,71 +112,110 @@ def _choose(policy: Policy, obs: np.ndarray, mask: np.ndarray, rows: np.ndarray,
                                                                     strict=True)], np.int64)
 
 
-def _record(out: dict[str, np.ndarray], rules: RuleSet, state: State,
-            local: np.ndarray, rows: np.ndarray) -> None:
-    """Copy the outcomes of the finished local rows ``local`` (original ids ``rows``)."""
-    out["scores"][rows] = state.scores[local]
-    out["rewards"][rows] = game.rewards_of(rules, state.take(local))
-    out["opened"][rows] = state.opened[local]
-    out["winner"][rows] = state.winner[local]
-    out["truncated"][rows] = state.truncated[local]
-    out["turns"][rows] = state.turn[local]
+def _concat_states(parts: list[tuple[np.ndarray, Any]]) -> Any:
+    """One state from ``(row ids, state)`` parts, its rows sorted by row id."""
+    rows = np.concatenate([r for r, _ in parts])
+    first = parts[0][1]
+    fields = {f.name: np.concatenate([getattr(st, f.name) for _, st in parts])
+              for f in dataclasses.fields(first)}
+    return type(first)(**fields).take(np.argsort(rows, kind="stable"))
 
 
-def _empty_outcomes(n: int, p: int) -> dict[str, np.ndarray]:
-    return {"scores": np.zeros((n, p), np.int32), "rewards": np.zeros((n, p), np.int32),
-            "opened": np.zeros((n, p), bool), "winner": np.full(n, -1, np.int8),
-            "truncated": np.zeros(n, bool), "turns": np.zeros(n, np.int32)}
+def play_to_end(core: ModuleType, rules: Any, policies: Sequence[Any], seat_agent: np.ndarray,
+                seeds: np.ndarray, gens: list[list[np.random.Generator]], *,
+                keep_finished: bool = False) -> Any:
+    """The final state of one game per entry of ``seeds`` (in that order), played to the end.
 
+    Args:
+        core: a rules core's game module (``zolik_env.rummy.game``, ``zolik_env.dice.game``).
+        seat_agent: int (N, P) index into ``policies`` of the policy at each seat.
+        gens: gens[a][row] policy a's generator for game ``row``; a single entry is one
+            generator for all of a's rows, which it then acts on with one ``act_batch``.
+        keep_finished: keep finished games in the batch until all are over (their policy
+            still sees them; their action is ignored), so that a policy drawing from a
+            shared generator draws for the same batch shape at every step.
 
-def _play_rows(rules: RuleSet, policies: Sequence[Policy], seat_agent: np.ndarray,
-               seeds: np.ndarray, gens: list[list[np.random.Generator]]) -> dict[str, np.ndarray]:
-    """Play one batch row per entry of ``seeds`` to the end; ``seat_agent`` int (N, P)."""
-    state = game.init(rules, seeds)
+    Raises:
+        ValueError: when a policy picks an illegal action (naming it and the game seed).
+    """
+    state = core.init(rules, seeds)
     alive = np.arange(seeds.size)  # original row id of each row of ``state``
-    out = _empty_outcomes(seeds.size, rules.num_players)
+    finished: list[tuple[np.ndarray, Any]] = []
     while alive.size:
-        mask = game.legal_action_mask(rules, state)
-        obs = observe(rules, state, state.current)
+        mask = core.legal_action_mask(rules, state)
+        obs = core.observe(rules, state, state.current)
         acting = seat_agent[alive, state.current]
         actions = np.zeros(alive.size, np.int64)
         for a, policy in enumerate(policies):
             local = np.flatnonzero(acting == a)
             if local.size:
                 actions[local] = _choose(policy, obs[local], mask[local], alive[local], gens[a])
-        legal = mask[np.arange(alive.size), actions]
+        live = ~state.done
+        actions = np.where(live, actions, 0)
+        legal = mask[np.arange(alive.size), actions] | ~live
         if not legal.all():
             b = int(np.flatnonzero(~legal)[0])
-            raise ValueError(f"agent {policies[acting[b]].name!r} chose illegal action "
-                             f"{int(actions[b])} in deal seed {int(seeds[alive[b]])}")
-        state, *_ = game.step(rules, state, actions, validate=False)
-        done = state.done
-        if done.any():
-            _record(out, rules, state, np.flatnonzero(done), alive[done])
-            state, alive = state.take(np.flatnonzero(~done)), alive[~done]
-    return out
+            name = getattr(policies[acting[b]], "name", type(policies[acting[b]]).__name__)
+            raise ValueError(f"agent {name!r} chose illegal action {int(actions[b])} in "
+                             f"game seed {int(seeds[alive[b]])}")
+        state, _ = core.step(rules, state, actions, validate=False)
+        over = np.full(alive.size, state.done.all()) if keep_finished else state.done
+        if over.any():
+            finished.append((alive[over], state.take(np.flatnonzero(over))))
+            state, alive = state.take(np.flatnonzero(~over)), alive[~over]
+    return _concat_states(finished)
 
 
 def play_match(rules: RuleSet, policies: Sequence[Policy], seeds: Sequence[int] | np.ndarray,
                *, seed: int = 0, rng_scope: str = "deal",
-               names: Sequence[str] | None = None) -> MatchResult:
+               names: Sequence[str] | None = None,
+               rotations: np.ndarray | None = None) -> MatchResult:
     """Play every deal of ``seeds`` once per seat rotation (see the module docstring).
 
     All rotations of all deals step together as one batch through the core; at each
     step the rows are grouped by the agent to act, which sees only its seat's observation
     and the legal-action mask.
 
+    Args:
+        rotations: int (R, P) the agent index at each seat, one row per seating played
+            (default: ``seat_rotations``).
+
     Raises:
         ValueError: when an agent picks an illegal action (naming it and the deal).
     """
     seeds = np.asarray(seeds, np.int64)
-    rotations = seat_rotations(len(policies), rules.num_players)
+    if rotations is None:
+        rotations = seat_rotations(len(policies), rules.num_players)
+    rotations = np.asarray(rotations, np.int64)
     r, d = len(rotations), seeds.size
     gens = _generators(seed, seeds, r, len(policies), rng_scope)
-    out = _play_rows(rules, policies, np.repeat(rotations, d, axis=0), np.tile(seeds, r), gens)
+    final = play_to_end(game, rules, policies, np.repeat(rotations, d, axis=0),
+                        np.tile(seeds, r), gens)
+    out = {"scores": final.scores.astype(np.int32),
+           "rewards": game.rewards_of(rules, final).astype(np.int32),
+           "opened": final.opened.astype(bool), "winner": final.winner.astype(np.int8),
+           "truncated": final.truncated.astype(bool), "turns": final.turn.astype(np.int32)}
 
     def by_deal(x: np.ndarray) -> np.ndarray:  # rows r * D + d -> (D, R, ...)
         return np.swapaxes(x.reshape((r, d, *x.shape[1:])), 0, 1)
 
     agent_names = tuple(names) if names is not None else tuple(p.name for p in policies)
     return MatchResult(agent_names, rotations, seeds, **{k: by_deal(v) for k, v in out.items()})
+
+
+def play_dice(rules: DiceRules, agent: Any, num_games: int, seed: int = 0,
+              batch: int = 4096) -> GameStats:
+    """Play ``num_games`` Pět kostek games with one agent at every seat, ``batch`` at a time.
+
+    Game ``i`` uses game seed ``seed * 10**9 + i``, so two agents run with the same seed
+    meet the same dice; the agent acts through ``act_batch`` with one generator seeded
+    by ``seed`` for the whole run, on every game of a batch until the batch is over.
+    """
+    gens = [[np.random.default_rng(seed)]]
+    finals = []
+    for start in range(0, num_games, batch):
+        ids = np.arange(start, min(num_games, start + batch), dtype=np.int64)
+        seat_agent = np.zeros((ids.size, rules.num_players), np.int64)
+        finals.append(play_to_end(dice_game, rules, [agent], seat_agent, seed * 10**9 + ids, gens,
+                                  keep_finished=True))
+    return game_stats(rules, finals)

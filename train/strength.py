@@ -1,7 +1,7 @@
 """Strength benchmark: a PPO run's final checkpoint against greedy and planner.
 
-    python -m train.strength --train-minutes 58          # train on the default config, then
-    python -m train.strength --run runs/ppo_cz2p__1__... # evaluate an existing run
+    zolik strength ppo --train-minutes 58          # train on the default config, then
+    zolik strength ppo --run runs/ppo_cz2p__1__... # evaluate an existing run
 
 Duplicate deals on held-out seeds (``EVAL_SEED_START + 2·10^6`` on, distinct from the
 training deals and from the periodic and main-job evaluations); the verdict is "beats"
@@ -12,12 +12,12 @@ above 0. Also prints the run's training throughput and where the time went (the
 
 from __future__ import annotations
 
-import argparse
 import csv
 import json
 import pathlib
-import sys
 import time
+from collections.abc import Sequence
+from typing import Any
 
 from agents import ppo as ppo_agent
 from train.config import load_config
@@ -54,29 +54,21 @@ def describe(prof: dict[str, float]) -> str:
     return "\n".join(lines)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="train.strength", description=__doc__.split("\n")[0])
-    parser.add_argument("--run", help="run dir to evaluate (its final.zip or newest checkpoint)")
-    parser.add_argument("--train-minutes", type=float,
-                        help="first train on --config for this many minutes")
-    parser.add_argument("--config", default="configs/ppo/cz_2p.yaml")
-    parser.add_argument("--deals", type=int, default=400)
-    parser.add_argument("--opponents", nargs="+", default=["greedy", "planner"])
-    args = parser.parse_args(argv)
-    if args.train_minutes:
-        result = run(load_config(args.config), minutes=args.train_minutes)
-        run_dir = result.run_dir
-    elif args.run:
-        run_dir = pathlib.Path(args.run)
-    else:
-        parser.error("give --run RUN_DIR or --train-minutes N")
+def train_run(config: str | pathlib.Path, minutes: float) -> pathlib.Path:
+    """Train on ``config`` for ``minutes``; the run dir."""
+    return run(load_config(config), minutes=minutes).run_dir
+
+
+def benchmark(run_dir: pathlib.Path, deals: int, opponents: Sequence[str]) -> dict[str, Any]:
+    """Play the run's checkpoint against each baseline, print the table, the verdicts and
+    the time profile, and write ``strength.json`` into ``run_dir``; its contents."""
     cfg = read_config(run_dir)
     checkpoint = ppo_agent.resolve_checkpoint(run_dir)
     began = time.time()
-    rows = evaluate(cfg.rules(), ppo_agent.load(checkpoint, cfg.rules()), args.opponents,
-                    args.deals, ppo_agent_step(checkpoint), seed=cfg.seed,
+    rows = evaluate(cfg.rules(), ppo_agent.load(checkpoint, cfg.rules()), opponents,
+                    deals, ppo_agent_step(checkpoint), seed=cfg.seed,
                     seed_start=STRENGTH_SEED_START)
-    print(f"{checkpoint}: {args.deals} duplicate deals per baseline, seeds from "
+    print(f"{checkpoint}: {deals} duplicate deals per baseline, seeds from "
           f"{STRENGTH_SEED_START} ({time.time() - began:.0f} s)")
     print(format_table(rows))
     for row in rows:
@@ -85,16 +77,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"PPO {verdict} {row['opponent']} (95% interval of the score difference)")
     prof = profile(run_dir)
     print(describe(prof))
-    (run_dir / "strength.json").write_text(json.dumps(
-        {"checkpoint": str(checkpoint), "deals": args.deals, "seed_start": STRENGTH_SEED_START,
-         "rows": rows, "profile": prof}, indent=1))
-    return 0
+    result = {"checkpoint": str(checkpoint), "deals": deals, "seed_start": STRENGTH_SEED_START,
+              "rows": rows, "profile": prof}
+    (run_dir / "strength.json").write_text(json.dumps(result, indent=1))
+    return result
 
 
 def ppo_agent_step(checkpoint: pathlib.Path) -> int:
     meta = json.loads(checkpoint.with_suffix(".json").read_text())
     return int(meta.get("step", 0))
-
-
-if __name__ == "__main__":
-    sys.exit(main())

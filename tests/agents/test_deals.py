@@ -66,7 +66,7 @@ def test_registry__builds_the_heuristic_agents_and_rejects_arguments():
 
 
 def test_strength__duplicate_deals_swap_seats_and_give_an_interval():
-    from agents.strength import duplicate_differences, interval
+    from eval.strength import duplicate_differences, interval
 
     diffs = duplicate_differences("cz", 2, "greedy", "greedy", [3])
     assert np.allclose(diffs, 0.0)  # the same agent on both sides of a duplicate deal

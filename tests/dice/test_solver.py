@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from agents.dice import OptimalAgent, RandomAgent
+from eval.harness import play_dice
 from zolik_env.dice import DiceRules, evaluate, solver
 
 
@@ -59,7 +60,7 @@ def test_solve__rejects_unknown_joker():
 
 def test_optimal_agent__mean_within_interval_of_expectation():
     rules = DiceRules(joker="forced")
-    summary = evaluate.summarise(evaluate.play(rules, OptimalAgent(rules), 1500, seed=1))
+    summary = evaluate.summarise(play_dice(rules, OptimalAgent(rules), 1500, seed=1))
     expected = solver.expected_score("forced")
     assert abs(summary["mean"] - expected) < 1.3 * summary["ci95"]  # ~99% two-sided
     assert summary["upper_bonus_rate"] > 0.6
@@ -68,14 +69,14 @@ def test_optimal_agent__mean_within_interval_of_expectation():
 @pytest.mark.slow
 def test_optimal_agent__matches_expectation_over_many_games():
     rules = DiceRules(joker="free")
-    summary = evaluate.summarise(evaluate.play(rules, OptimalAgent(rules), 20_000, seed=2))
+    summary = evaluate.summarise(play_dice(rules, OptimalAgent(rules), 20_000, seed=2))
     assert abs(summary["mean"] - solver.expected_score("free")) < summary["ci95"] * 1.3
 
 
 def test_optimal_agent__beats_random_on_the_same_dice():
     rules = DiceRules(joker="forced")
-    best = evaluate.play(rules, OptimalAgent(rules), 64, seed=3).scores.mean()
-    rand = evaluate.play(rules, RandomAgent(), 64, seed=3).scores.mean()
+    best = play_dice(rules, OptimalAgent(rules), 64, seed=3).scores.mean()
+    rand = play_dice(rules, RandomAgent(), 64, seed=3).scores.mean()
     assert best > 200 > 80 > rand
 
 

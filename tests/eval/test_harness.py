@@ -4,7 +4,13 @@ import numpy as np
 import pytest
 
 from agents.random_policy import RandomPolicy
-from eval.harness import concat_results, play_match, seat_rotations
+from eval.harness import (
+    concat_results,
+    play_dice,
+    play_match,
+    play_to_end,
+    seat_rotations,
+)
 from tests.eval.policies import MeldFirst, Recorder
 from zolik_env.rummy import game
 from zolik_env.rummy.options import preset
@@ -86,3 +92,41 @@ class Illegal(RandomPolicy):
 def test_play_match__illegal_action_names_the_agent():
     with pytest.raises(ValueError, match="cheater"):
         play_match(preset("cz"), [RandomPolicy(), Illegal()], SEEDS[:2])
+
+
+def test_play_match__explicit_rotations_and_shared_generator():
+    rules = preset("cz", num_players=2)
+    a, b = RandomPolicy(), RandomPolicy()
+    one = play_match(rules, [a, b], SEEDS[:3], rng_scope="shared", rotations=[[1, 0]], seed=7)
+    again = play_match(rules, [a, b], SEEDS[:3], rng_scope="shared", rotations=[[1, 0]], seed=7)
+    assert one.rotations.tolist() == [[1, 0]] and one.rewards.shape == (3, 1, 2)
+    assert np.array_equal(one.rewards, again.rewards) and np.array_equal(one.turns, again.turns)
+    with pytest.raises(ValueError, match="rng_scope"):
+        play_match(rules, [a, b], SEEDS[:1], rng_scope="game")
+
+
+def test_play_to_end__final_states_in_seed_order_whatever_the_end_order():
+    rules = preset("cz", num_players=2)
+    seat_agent = np.zeros((SEEDS.size, 2), np.int64)
+    gens = [[np.random.default_rng(0)]]
+    final = play_to_end(game, rules, [MeldFirst()], seat_agent, SEEDS, gens)
+    assert final.done.all() and final.batch_size == SEEDS.size
+    assert len(set(final.turn.tolist())) > 1  # the games ended at different steps
+    for i in (0, 3, 5):  # each game alone ends in the same state
+        alone = play_to_end(game, rules, [MeldFirst()], seat_agent[:1], SEEDS[i:i + 1], gens)
+        assert np.array_equal(final.take([i]).scores, alone.scores)
+        assert np.array_equal(final.take([i]).turn, alone.turn)
+
+
+def test_play_dice__plays_every_game_to_the_end_in_any_batch():
+    from agents.dice import OptimalAgent, RandomAgent
+    from zolik_env.dice import DiceRules
+
+    rules = DiceRules()
+    best = play_dice(rules, OptimalAgent(rules), 40, seed=3, batch=16)
+    assert best.scores.shape == (40,) and (best.boxes >= 0).all()
+    same = play_dice(rules, OptimalAgent(rules), 40, seed=3, batch=40)
+    assert np.array_equal(best.scores, same.scores)  # the dice depend on the game seed only
+    rand = play_dice(rules, RandomAgent(), 40, seed=3, batch=16)
+    assert np.array_equal(rand.scores, play_dice(rules, RandomAgent(), 40, seed=3, batch=16).scores)
+    assert best.scores.mean() > rand.scores.mean()

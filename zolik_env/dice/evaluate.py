@@ -1,24 +1,19 @@
-"""Play many solitaire games with an agent and summarise them (used by ``zolik dice eval``).
+"""Statistics of finished solitaire games: per-game totals, boxes and bonuses, and their
+summary (used by ``zolik dice eval``; the games are played by ``eval.harness.play_dice``).
 
-An agent is any object with ``act_batch(obs (B, OBS), mask (B, A), rng) -> (B,) int``.
-Game ``i`` of a run with ``seed`` uses game seed ``seed * 10**9 + i``, so two agents
-evaluated with the same seed meet the same dice stream. Imports only numpy and stdlib.
+Imports only numpy and stdlib.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 
 from zolik_env.dice import game
-from zolik_env.dice.observe import observe
 from zolik_env.dice.rules import BOX_NAMES, NUM_BOXES, NUM_UPPER, UPPER_BONUS_THRESHOLD, DiceRules
-
-
-class BatchAgent(Protocol):
-    def act_batch(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> Any: ...
+from zolik_env.dice.state import State
 
 
 @dataclasses.dataclass(frozen=True)
@@ -29,26 +24,14 @@ class GameStats:
     yahtzee_bonuses: np.ndarray  # I16 (N,) number of +100 bonuses
 
 
-def play(
-    rules: DiceRules, agent: BatchAgent, num_games: int, seed: int = 0, batch: int = 4096
-) -> GameStats:
-    """Play ``num_games`` solitaire games, ``batch`` at a time."""
-    parts = []
-    rng = np.random.default_rng(seed)
-    for start in range(0, num_games, batch):
-        ids = np.arange(start, min(num_games, start + batch), dtype=np.int64)
-        state = game.init(rules, seed * 10**9 + ids)
-        while not state.done.all():
-            mask = game.legal_action_mask(rules, state)
-            actions = np.asarray(agent.act_batch(observe(rules, state, 0), mask, rng))
-            state, _ = game.step(rules, state, np.where(state.done, 0, actions))
-        parts.append(state)
-    boxes = np.concatenate([s.boxes[:, 0, :NUM_BOXES] for s in parts])
+def game_stats(rules: DiceRules, finals: list[State]) -> GameStats:
+    """Seat 0's results in the finished games of ``finals`` (batches, in order)."""
+    boxes = np.concatenate([s.boxes[:, 0, :NUM_BOXES] for s in finals])
     return GameStats(
-        scores=np.concatenate([game.totals(rules, s)[:, 0] for s in parts]),
+        scores=np.concatenate([game.totals(rules, s)[:, 0] for s in finals]),
         boxes=boxes,
         upper_bonus=boxes[:, :NUM_UPPER].sum(axis=1) >= UPPER_BONUS_THRESHOLD,
-        yahtzee_bonuses=np.concatenate([s.yahtzee_bonuses[:, 0] for s in parts]),
+        yahtzee_bonuses=np.concatenate([s.yahtzee_bonuses[:, 0] for s in finals]),
     )
 
 

@@ -3,7 +3,7 @@
 Every game carries its own 64-bit key and a roll counter, so a roll is a pure function
 of (key, counter): game ``i`` is the same whether it is played alone or in a batch of
 any size, and ``step`` is deterministic given the state. The dice are hashed with
-SplitMix64 (Steele et al. 2014), which passes BigCrush as a counter-based generator.
+SplitMix64 (``zolik_env.rng``).
 
 This module imports only numpy and stdlib.
 """
@@ -15,10 +15,7 @@ import dataclasses
 import numpy as np
 
 from zolik_env.dice.rules import NUM_DICE, NUM_FACES
-
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
+from zolik_env.rng import GOLDEN_GAMMA, MIX2, splitmix64
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -46,15 +43,6 @@ class State:
         return State(*(getattr(self, f.name)[rows] for f in dataclasses.fields(self)))
 
 
-def splitmix64(x: np.ndarray) -> np.ndarray:
-    """SplitMix64 finaliser of ``x + golden``, elementwise on ``uint64`` (wrapping)."""
-    with np.errstate(over="ignore"):
-        z = x.astype(np.uint64) + _GOLDEN
-        z = (z ^ (z >> np.uint64(30))) * _MIX1
-        z = (z ^ (z >> np.uint64(27))) * _MIX2
-        return z ^ (z >> np.uint64(31))
-
-
 def keys_from_seeds(seeds: np.ndarray) -> np.ndarray:
     """Per-game keys ``(B,) uint64`` from non-negative integer seeds ``(B,)``."""
     seeds = np.asarray(seeds)
@@ -66,8 +54,8 @@ def keys_from_seeds(seeds: np.ndarray) -> np.ndarray:
 def roll_dice(key: np.ndarray, counter: np.ndarray) -> np.ndarray:
     """Five fresh dice ``(B, 5) int8`` (unsorted) for roll number ``counter`` of each game."""
     with np.errstate(over="ignore"):
-        base = key ^ (counter.astype(np.uint64) * _MIX2)
-        draws = base[:, None] + np.arange(NUM_DICE, dtype=np.uint64) * _GOLDEN
+        base = key ^ (counter.astype(np.uint64) * MIX2)
+        draws = base[:, None] + np.arange(NUM_DICE, dtype=np.uint64) * GOLDEN_GAMMA
         bits = splitmix64(draws) >> np.uint64(32)  # 32 uniform bits per die
         faces = (bits * np.uint64(NUM_FACES)) >> np.uint64(32)  # Lemire: bias < 2**-29
     return (faces + np.uint64(1)).astype(np.int8)
