@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import pathlib
 import sys
 import time
 from typing import Any
@@ -136,12 +137,14 @@ def cmd_bench(args: argparse.Namespace) -> int:
 def cmd_train(args: argparse.Namespace) -> int:
     from train import dice_ppo
 
-    argv = ["--config", args.config]
-    for flag, value in (("--seed", args.seed), ("--minutes", args.minutes),
-                        ("--resume", args.resume)):  # fmt: skip
-        if value is not None:
-            argv += [flag, str(value)]
-    return dice_ppo.main(argv)
+    if args.resume:
+        run_dir = pathlib.Path(args.resume)
+        cfg = dice_ppo.load_config(run_dir / "config.yaml", time_budget_minutes=args.minutes)
+        print(dice_ppo.run(cfg, run_dir))
+    else:
+        cfg = dice_ppo.load_config(args.config, seed=args.seed, time_budget_minutes=args.minutes)
+        print(dice_ppo.run(cfg))
+    return 0
 
 
 COMMANDS = {"solve": cmd_solve, "eval": cmd_eval, "bench": cmd_bench, "train": cmd_train}

@@ -1,6 +1,7 @@
 """The evaluation config: a frozen dataclass loaded from YAML (``configs/eval/*.yaml``).
 
-Unknown keys and bad values raise ``ValueError`` naming them. Evaluation deals never
+Unknown keys and bad values raise ``ValueError`` naming them (the kit's one loader,
+``zolik_env.config_loader``). Evaluation deals never
 repeat training deals: the seed ranges (``zolik_env.seeds``) put training below
 ``TRAIN_SEED_LIMIT`` (10^9); evaluation deals start at ``EVAL_SEED_START`` (2·10^9) by
 default and may never reach below ``TRAIN_SEED_LIMIT``.
@@ -8,14 +9,12 @@ default and may never reach below ``TRAIN_SEED_LIMIT``.
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from zolik_env.config_loader import build, plain_dict, read_values
 from zolik_env.rummy.options import PRESETS, RuleSet, preset
 from zolik_env.seeds import EVAL_SEED_START, TRAIN_SEED_LIMIT
 
@@ -75,9 +74,7 @@ class EvalConfig:
         return self.workers or os.cpu_count() or 1
 
     def to_dict(self) -> dict[str, Any]:
-        d = dataclasses.asdict(self)
-        d["agents"] = list(self.agents)
-        return d
+        return plain_dict(self)
 
 
 def _check(cfg: EvalConfig) -> None:
@@ -104,29 +101,16 @@ def _check(cfg: EvalConfig) -> None:
         raise ValueError("bad eval config: " + "; ".join(problems))
 
 
-def make_config(values: dict[str, Any]) -> EvalConfig:
+def make_config(values: dict[str, Any], source: str = "eval config") -> EvalConfig:
     """An ``EvalConfig`` from a mapping; unknown keys raise ``ValueError`` naming them."""
-    known = {f.name for f in dataclasses.fields(EvalConfig)}
-    unknown = sorted(set(values) - known)
-    if unknown:
-        raise ValueError(f"unknown eval config key(s) {', '.join(map(repr, unknown))}; "
-                         f"known: {', '.join(sorted(known))}")
     values = dict(values)
-    if "agents" in values:
-        values["agents"] = tuple(values["agents"])
     if values.get("rule_options") is None:
         values.pop("rule_options", None)
-    return EvalConfig(**values)
+    return build(EvalConfig, values, source)
 
 
 def load_config(path: str | Path | None = None, **overrides: Any) -> EvalConfig:
     """The config in YAML file ``path`` (or the defaults) with ``overrides`` applied;
     overrides whose value is ``None`` are ignored."""
-    values: dict[str, Any] = {}
-    if path is not None:
-        loaded = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
-        if not isinstance(loaded, dict):
-            raise ValueError(f"{path}: expected a mapping of config keys")
-        values.update(loaded)
-    values.update({k: v for k, v in overrides.items() if v is not None})
-    return make_config(values)
+    source = str(path) if path is not None else "eval config"
+    return make_config(read_values(path, overrides, skip_none=True), source)

@@ -1,8 +1,8 @@
 """The PPO self-play config: ``configs/ppo/*.yaml`` -> a frozen ``PPOConfig``.
 
 Unknown keys and bad values raise ``ValueError`` naming them; ``--set key=value``
-overrides are parsed as YAML values (``--set net_arch=[128,128]``). Loaded the way
-``train/dice_ppo.py`` loads its config.
+overrides are parsed as YAML values (``--set net_arch=[128,128]``). Loaded by the kit's
+one config loader, ``zolik_env.config_loader``.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from typing import Any
 
 import yaml
 
+from zolik_env.config_loader import build, plain_dict, read_values
 from zolik_env.envs.zolik_common import REWARD_MODES, make_rules
 from zolik_env.rummy.options import RuleSet
 
@@ -99,38 +100,12 @@ def _check(cfg: PPOConfig) -> None:
         raise ValueError("eval_every and time_budget_minutes must be >= 0")
 
 
-def check_keys(cls: type, raw: dict[str, Any], source: str) -> None:
-    """Raise ``ValueError`` naming the keys of ``raw`` that are not fields of ``cls``."""
-    unknown = sorted(set(raw) - {f.name for f in dataclasses.fields(cls)})
-    if unknown:
-        raise ValueError(f"unknown config keys in {source}: {unknown}")
-
-
-def read_yaml(path: str | pathlib.Path, overrides: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The mapping in the YAML file ``path`` (empty file: ``{}``), ``overrides`` on top."""
-    raw = yaml.safe_load(pathlib.Path(path).read_text()) or {}
-    raw.update(overrides or {})
-    return raw
-
-
-def plain_dict(cfg: Any) -> dict[str, Any]:
-    """A config dataclass as plain YAML-able values (tuples as lists)."""
-    return {k: list(v) if isinstance(v, tuple) else v for k, v in dataclasses.asdict(cfg).items()}
-
-
 def make_config(raw: dict[str, Any], source: str = "config") -> PPOConfig:
     """``PPOConfig`` from a plain dict; unknown keys or bad values raise ``ValueError``."""
-    check_keys(PPOConfig, raw, source)
     raw = dict(raw)
-    for key in ("net_arch", "eval_opponents"):
-        if key in raw:
-            raw[key] = tuple(raw[key])
     if "pool" in raw:
         raw["pool"] = {str(k): float(v) for k, v in (raw["pool"] or {}).items()}
-    try:
-        cfg = PPOConfig(**raw)
-    except TypeError as err:
-        raise ValueError(f"bad config in {source}: {err}") from err
+    cfg = build(PPOConfig, raw, source)
     _check(cfg)
     return cfg
 
@@ -148,7 +123,7 @@ def parse_overrides(pairs: list[str] | None) -> dict[str, Any]:
 
 def load_config(path: str | pathlib.Path, overrides: dict[str, Any] | None = None) -> PPOConfig:
     """Read YAML into ``PPOConfig`` with ``overrides`` applied on top."""
-    return make_config(read_yaml(path, overrides), str(path))
+    return make_config(read_values(path, overrides), str(path))
 
 
 def to_dict(cfg: PPOConfig) -> dict[str, Any]:

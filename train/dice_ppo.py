@@ -1,10 +1,11 @@
 """PPO recipe for solitaire Pět kostek: sb3-contrib MaskablePPO on the batched VecEnv.
 
 Read from top to bottom: ``DicePPOConfig`` (every knob, with a docstring), ``load_config``
-(YAML -> frozen dataclass; unknown keys are errors), ``run`` (train, checkpoint, log).
+(YAML -> frozen dataclass through ``zolik_env.config_loader``; unknown keys are errors),
+``run`` (train, checkpoint, log). The command is ``zolik dice train`` (``cli/dice.py``):
 
-    python -m train.dice_ppo --config configs/dice/ppo_forced.yaml [--seed 2]
-    python -m train.dice_ppo --resume runs/dice__1__20260101-120000
+    zolik dice train --config configs/dice/ppo_forced.yaml [--seed 2]
+    zolik dice train --resume runs/dice__1__20260101-120000
 
 A run dir ``runs/dice__{seed}__{time}`` holds ``config.yaml`` (resolved), ``progress.csv``
 (one row per rollout), ``checkpoints/step_{N}.zip`` and ``final.zip``.
@@ -12,7 +13,6 @@ A run dir ``runs/dice__{seed}__{time}`` holds ``config.yaml`` (resolved), ``prog
 
 from __future__ import annotations
 
-import argparse
 import csv
 import dataclasses
 import pathlib
@@ -22,7 +22,7 @@ from typing import Any
 
 import yaml
 
-from train.config import check_keys, plain_dict, read_yaml
+from zolik_env.config_loader import build, plain_dict, read_values
 from zolik_env.dice import DiceRules
 
 
@@ -78,11 +78,7 @@ class DicePPOConfig:
 
 def load_config(path: str | pathlib.Path, **overrides: Any) -> DicePPOConfig:
     """Read YAML into ``DicePPOConfig``; unknown keys raise ``ValueError``."""
-    raw = read_yaml(path, {k: v for k, v in overrides.items() if v is not None})
-    check_keys(DicePPOConfig, raw, str(path))
-    if "net_arch" in raw:
-        raw["net_arch"] = tuple(int(x) for x in raw["net_arch"])
-    cfg = DicePPOConfig(**raw)
+    cfg = build(DicePPOConfig, read_values(path, overrides, skip_none=True), str(path))
     cfg.rules()  # validates the rules options
     if cfg.lr_schedule not in ("constant", "linear", "time_linear"):
         raise ValueError(f"lr_schedule must be constant, linear or time_linear: {cfg.lr_schedule}")
@@ -187,24 +183,3 @@ def run(cfg: DicePPOConfig, run_dir: pathlib.Path | None = None) -> pathlib.Path
 
 def _step_of(path: pathlib.Path) -> int:
     return int(path.stem.split("_")[1])
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="dice_ppo", description=__doc__.split("\n")[0])
-    parser.add_argument("--config", default="configs/dice/ppo_forced.yaml", help="YAML config")
-    parser.add_argument("--seed", type=int, help="override the config's seed")
-    parser.add_argument("--minutes", type=float, help="override time_budget_minutes")
-    parser.add_argument("--resume", help="continue the run in this run dir")
-    args = parser.parse_args(argv)
-    if args.resume:
-        run_dir = pathlib.Path(args.resume)
-        cfg = load_config(run_dir / "config.yaml", time_budget_minutes=args.minutes)
-        print(run(cfg, run_dir))
-    else:
-        cfg = load_config(args.config, seed=args.seed, time_budget_minutes=args.minutes)
-        print(run(cfg))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,0 +1,94 @@
+"""The kit's one YAML config loader: a YAML mapping, overrides on top, a frozen dataclass.
+
+Every config of the kit (``train.config.PPOConfig``, ``eval.config.EvalConfig``,
+``train.dice_ppo.DicePPOConfig``) is a frozen dataclass loaded through here:
+
+    values = read_values(path, overrides)   # the file's mapping, overrides on top
+    cfg = build(PPOConfig, values, source)  # unknown keys: ValueError naming them and source
+    plain_dict(cfg)                         # YAML-able values to write next to a run
+
+Lists become tuples where the field is declared a tuple. Each config checks its own
+values (in ``__post_init__`` or after ``build``). Imports only stdlib and yaml.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import pathlib
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+import yaml  # type: ignore[import-untyped]  # PyYAML ships no stubs; types-PyYAML is no dependency
+
+T = TypeVar("T")
+
+
+def read_yaml(path: str | pathlib.Path) -> dict[str, Any]:
+    """The mapping in the YAML file ``path`` (an empty file gives ``{}``).
+
+    Raises:
+        ValueError: naming the file when it holds something other than a mapping.
+    """
+    loaded = yaml.safe_load(pathlib.Path(path).read_text(encoding="utf-8"))
+    if loaded is None:
+        return {}
+    if not isinstance(loaded, dict):
+        raise ValueError(f"{path}: expected a mapping of config keys, got "
+                         f"{type(loaded).__name__}")
+    return dict(loaded)
+
+
+def read_values(path: str | pathlib.Path | None, overrides: Mapping[str, Any] | None = None,
+                *, skip_none: bool = False) -> dict[str, Any]:
+    """The mapping in ``path`` (none: ``{}``) with ``overrides`` on top; with ``skip_none``
+    overrides whose value is ``None`` are left out (unset command-line options)."""
+    values = read_yaml(path) if path is not None else {}
+    values.update({k: v for k, v in (overrides or {}).items()
+                   if not (skip_none and v is None)})
+    return values
+
+
+def check_keys(cls: type, values: Mapping[str, Any], source: str) -> None:
+    """Raise ``ValueError`` naming the keys of ``values`` that are not fields of ``cls``,
+    the ``source`` they came from and the known keys."""
+    known = {f.name for f in dataclasses.fields(cls)}
+    unknown = sorted(set(values) - known)
+    if unknown:
+        raise ValueError(f"unknown config key(s) {', '.join(map(repr, unknown))} in {source}; "
+                         f"known: {', '.join(sorted(known))}")
+
+
+def _is_tuple_field(field: dataclasses.Field[Any]) -> bool:
+    kind = field.type if isinstance(field.type, str) else getattr(field.type, "__name__", "")
+    return kind.startswith(("tuple", "Tuple"))
+
+
+def build(cls: type[T], values: Mapping[str, Any], source: str = "config") -> T:
+    """``cls(**values)``: sequences become tuples for tuple fields.
+
+    Raises:
+        ValueError: naming unknown keys, or (naming ``source``) values the dataclass
+            rejects; the config's own checks raise their own ``ValueError``.
+    """
+    check_keys(cls, values, source)
+    kwargs = dict(values)
+    for field in dataclasses.fields(cls):  # type: ignore[arg-type]
+        value = kwargs.get(field.name)
+        if _is_tuple_field(field) and isinstance(value, list | tuple):
+            kwargs[field.name] = tuple(value)
+    try:
+        return cls(**kwargs)
+    except TypeError as err:
+        raise ValueError(f"bad config in {source}: {err}") from err
+
+
+def load(cls: type[T], path: str | pathlib.Path | None,
+         overrides: Mapping[str, Any] | None = None, *, skip_none: bool = False) -> T:
+    """``build(cls, read_values(path, overrides))``, the path named in errors."""
+    source = str(path) if path is not None else "the defaults"
+    return build(cls, read_values(path, overrides, skip_none=skip_none), source)
+
+
+def plain_dict(cfg: Any) -> dict[str, Any]:
+    """A config dataclass as plain YAML-able values (tuples as lists)."""
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in dataclasses.asdict(cfg).items()}
