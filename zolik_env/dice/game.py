@@ -160,7 +160,8 @@ def _score_gains(rules: DiceRules, state: State, ctx: TurnContext, box: np.ndarr
     upper_after = upper_before + np.where(k < NUM_UPPER, value, 0)
     crossed = (upper_before < UPPER_BONUS_THRESHOLD) & (upper_after >= UPPER_BONUS_THRESHOLD)
     upper_bonus = UPPER_BONUS * (factor if rules.multiply_upper_bonus else 1) * crossed
-    return value * factor + upper_bonus + YAHTZEE_BONUS * ctx.yahtzee_bonus
+    gains: np.ndarray = value * factor + upper_bonus + YAHTZEE_BONUS * ctx.yahtzee_bonus
+    return gains
 
 
 def replace(state: State, **changes: np.ndarray) -> State:

@@ -20,6 +20,8 @@ from typing import Literal
 
 import numpy as np
 
+from zolik_env.arrays import Int16Array
+
 # Box indices within one column (docs/rules-spec.md §5.2 order; fixed order fills in this order).
 ONES, TWOS, THREES, FOURS, FIVES, SIXES = range(6)
 THREE_KIND, FOUR_KIND, FULL_HOUSE, SMALL_STRAIGHT, LARGE_STRAIGHT, YAHTZEE, CHANCE = range(6, 13)
@@ -98,7 +100,8 @@ class DiceRules:
 def counts_of(dice: np.ndarray) -> np.ndarray:
     """Face counts ``(N, 6) int16`` of dice ``(N, 5)`` with faces 1..6."""
     faces = np.arange(1, NUM_FACES + 1, dtype=dice.dtype)
-    return (dice[:, :, None] == faces).sum(axis=1, dtype=np.int16)
+    counts: Int16Array = (dice[:, :, None] == faces).sum(axis=1, dtype=np.int16)
+    return counts
 
 
 def base_scores(counts: np.ndarray) -> np.ndarray:

@@ -133,7 +133,10 @@ def print_game(records: list[dict[str, Any]], table: bool = False) -> int:
     """Print the game turn by turn; returns the number of moves replayed."""
     rules = rules_of(records[0])
     print(f"{rules.name}, {rules.num_players} players, options {records[0]['rule_options']}")
-    key, words, last, count = None, [], None, 0
+    key: tuple[int, int, int] | None = None
+    words: list[str] = []
+    last: State | None = None
+    count = 0
 
     def flush() -> None:
         if key is not None:

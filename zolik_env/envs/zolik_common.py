@@ -24,6 +24,7 @@ from typing import Any
 import gymnasium
 import numpy as np
 
+from zolik_env.arrays import Float64Array
 from zolik_env.rummy import game, options
 from zolik_env.rummy.observe import obs_layout, observe
 from zolik_env.rummy.state import State
@@ -79,7 +80,8 @@ def shape_rewards(rules: options.RuleSet, scores: np.ndarray, winner: np.ndarray
     winning seat (B,) (-1 for none); see the module docstring."""
     scores = np.asarray(scores, np.float64)
     if mode == "score":
-        return (scores - scores.mean(1, keepdims=True)) / SCORE_SCALE
+        centred: Float64Array = (scores - scores.mean(1, keepdims=True)) / SCORE_SCALE
+        return centred
     n = rules.num_players
     out = np.where(winner[:, None] >= 0, -1.0 / (n - 1), 0.0) * np.ones((1, n))
     has = np.flatnonzero(winner >= 0)

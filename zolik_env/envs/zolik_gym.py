@@ -32,7 +32,7 @@ unchanged). A deal that ends before the learner's first move is redealt.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -52,7 +52,8 @@ from zolik_env.rummy.observe import observe
 class ZolikEnv(gymnasium.Env[np.ndarray, np.int64]):
     """One learner seat against ``opponents``; see the module docstring."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "render_fps": 1}
+    # gymnasium.Env declares metadata as an instance attribute, so no ClassVar here
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 1}  # noqa: RUF012
 
     def __init__(self, rules: str | options.RuleSet = "cz", num_players: int | None = None,
                  opponents: Any = None, rule_options: dict[str, Any] | None = None,
@@ -136,7 +137,8 @@ class ZolikEnv(gymnasium.Env[np.ndarray, np.int64]):
         return text
 
     def _obs(self) -> np.ndarray:
-        return observe(self.rules, self.state, self.seat)[0]
+        obs: np.ndarray = observe(self.rules, self.state, self.seat)[0]
+        return obs
 
     def _info(self) -> dict[str, Any]:
         info: dict[str, Any] = {"action_mask": self.action_masks(), "seat": self.seat}

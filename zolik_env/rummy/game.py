@@ -16,7 +16,7 @@ This module imports only numpy and its siblings: no gymnasium, pettingzoo or tor
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -110,7 +110,9 @@ def _lay_off_joker(rules: RuleSet, d: dict[str, np.ndarray], r: np.ndarray,
     table.lay_off_joker(rules, d, r, slot, end == 1)
 
 
-_MOVES = {
+# A move family's function: (rules, fields, rows, the rows' actions), editing fields in place.
+_Move = Callable[[RuleSet, dict[str, np.ndarray], np.ndarray, np.ndarray], None]
+_MOVES: dict[str, _Move] = {
     "draw": lambda rules, d, r, a: turns.draw(rules, d, r),
     "take": lambda rules, d, r, a: piles.take_discards(rules, d, r, a - A.TAKE_DISCARD_BASE + 1),
     "bottom": lambda rules, d, r, a: piles.take_bottom(d, r),
@@ -159,7 +161,8 @@ def rewards_of(rules: RuleSet, state: State) -> np.ndarray:
 def conserved_cards(rules: RuleSet, state: State) -> np.ndarray:
     """int (B, K): every card counted once wherever it lies (hands, stock, discard pile,
     bottom card, table); equals the pack for every deal when no card is lost or made."""
-    return card_locations(state).sum(1)
+    cards: np.ndarray = card_locations(state).sum(1)
+    return cards
 
 
 def pack(rules: RuleSet) -> np.ndarray:

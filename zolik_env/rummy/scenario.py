@@ -201,7 +201,7 @@ def assert_illegal(rules: RuleSet, state: State, *moves: str) -> None:
 
 def legal_moves(rules: RuleSet, state: State) -> list[str]:
     """Game 0's legal moves as text, in action order."""
-    return [A.action_to_string(a) for a in np.flatnonzero(game.legal_action_mask(rules,
+    return [A.action_to_string(int(a)) for a in np.flatnonzero(game.legal_action_mask(rules,
                                                                                   state)[0])]
 
 
