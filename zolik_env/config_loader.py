@@ -18,7 +18,7 @@ import pathlib
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
-import yaml  # type: ignore[import-untyped]  # PyYAML ships no stubs; types-PyYAML is no dependency
+import yaml
 
 T = TypeVar("T")
 
