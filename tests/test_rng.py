@@ -6,7 +6,8 @@ from zolik_env.rng import GOLDEN_GAMMA, splitmix64
 
 
 def test_splitmix64__matches_the_reference_sequence():
-    # SplitMix64 seeded with 0 (Vigna's splitmix64.c): the first outputs hash 0, γ, 2γ.
+    # SplitMix64 seeded with 0 (Vigna's splitmix64.c): its first outputs hash the states
+    # 0, G, 2G with G = GOLDEN_GAMMA.
     with np.errstate(over="ignore"):
         states = np.arange(3, dtype=np.uint64) * GOLDEN_GAMMA
     assert splitmix64(states).tolist() == [

@@ -65,10 +65,10 @@ def test_main_job__trains_evaluates_and_prints_the_table(tmp_path, capsys):
 
 
 def test_strength__evaluates_a_run_and_reports_the_profile(tiny_run, capsys):
-    from train import strength
+    from cli import strength
 
     _, result = tiny_run
-    assert strength.main(["--run", str(result.run_dir), "--deals", "2",
+    assert strength.main(["ppo", "--run", str(result.run_dir), "--deals", "2",
                           "--opponents", "greedy"]) == 0
     out = capsys.readouterr().out
     assert "greedy" in out and "update" in out and "learner steps/s" in out
