@@ -10,8 +10,8 @@ Batched, over R deals and M meld slots (``meld_kind``/``meld_key`` (R, M), ``cel
 (R, M, C) as in ``State``):
 
     occupied, joker, before, after = edges(cells)
-    fits, ace_high = natural_fits(is_run, key, occupied, joker, before, after)
-    fits, ace_high = without_swaps(opened, is_run, ..., fits, ace_high)  # unopened rows
+    seen = without_swaps(opened, is_set, occupied, joker)  # no swaps before the opening
+    fits, ace_high = natural_fits(is_run, key, *seen, before, after)
     jokers = joker_fits(rules, is_run, is_set, occupied, joker, before, after)
 
 One meld of one deal, as a plain ``(meld_kind, meld_key, cells)`` (the observation's
@@ -103,21 +103,20 @@ def frees_set_joker(is_set: np.ndarray, occupied: np.ndarray, joker: np.ndarray)
     return frees
 
 
-def without_swaps(opened: np.ndarray, is_run: np.ndarray, is_set: np.ndarray,
-                  key: np.ndarray, occupied: np.ndarray, joker: np.ndarray,
-                  before: np.ndarray, after: np.ndarray, fits: np.ndarray,
-                  ace_high: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``fits`` and ``ace_high`` (see ``natural_fits``) where the rows whose seat has not
-    met the opening (``opened`` bool (R,) False) lose the natural lay-offs that swap a joker
-    out (docs/rules-spec.md §1.5: no swap before the requirement is met): on a run's joker
-    cell, or into a set's last free suit, which frees the set's joker. In the one-meld
-    form these are the places with ``swap`` set."""
-    frees_joker = frees_set_joker(is_set, occupied, joker)
+def without_swaps(opened: np.ndarray, is_set: np.ndarray, occupied: np.ndarray,
+                  joker: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The ``occupied`` and ``joker`` cells (R, M, C) to give ``natural_fits`` so that the
+    rows whose seat has not met the opening (``opened`` bool (R,) False) get no natural
+    lay-off that swaps a joker out (docs/rules-spec.md §1.5: no swap before the requirement
+    is met): for those rows a run's joker cell takes no natural, and a set whose last free
+    suit would free its joker counts as full. In the one-meld form these are the places
+    with ``swap`` set. Costs two elementwise passes, not a second ``natural_fits``."""
+    closed = ~opened[:, None]
+    full = frees_set_joker(is_set, occupied, joker) & closed
     occupied = occupied.copy()
-    occupied[..., :NUM_SUITS] |= frees_joker[..., None]
-    plain, plain_high = natural_fits(is_run, key, occupied, np.zeros_like(joker), before, after)
-    closed = ~opened[:, None, None]
-    return np.where(closed, plain, fits), np.where(closed, plain_high, ace_high)
+    occupied[..., :NUM_SUITS] |= full[..., None]
+    hidden: BoolArray = joker & ~closed[..., None]
+    return occupied, hidden
 
 
 class Place(NamedTuple):

@@ -113,10 +113,10 @@ def _lay_masks(rules: RuleSet, state: State, rows: np.ndarray | slice, hand: np.
     is_run, is_set = kind == RUN, kind == SET  # (empty slots are neither; ``may`` drops them)
     key = state.meld_key[rows, :used]
     occupied, joker, before, after = edges(state.cells[rows, :used])
-    fits, ace_high = natural_fits(is_run, key, occupied, joker, before, after)
+    for_naturals = occupied, joker
     if not opened.all() and joker.any():
-        fits, ace_high = without_swaps(opened, is_run, is_set, key, occupied, joker, before,
-                                        after, fits, ace_high)
+        for_naturals = without_swaps(opened, is_set, occupied, joker)
+    fits, ace_high = natural_fits(is_run, key, *for_naturals, before, after)
     has = hand[:, None, :NUM_NATURALS] > 0
     may = may[..., None]
     natural = fits & has & may
