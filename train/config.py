@@ -17,6 +17,7 @@ from zolik_env.config_loader import build, plain_dict, read_values
 from zolik_env.envs.zolik_common import REWARD_MODES, make_rules
 from zolik_env.rummy.options import RuleSet
 
+TEACHERS = ("planner", "greedy")  # agents a warm start may imitate (train.imitation)
 SELF_KINDS = ("latest", "past")  # pool entries that are snapshots of the learner
 BASELINES = ("random", "greedy", "planner")
 
@@ -70,6 +71,16 @@ class PPOConfig:
     """Baselines for the periodic duplicate-deal evaluation (held-out deal seeds)."""
     eval_deals: int = 32
     """Duplicate deals per evaluation and opponent."""
+    teacher: str = ""
+    """Warm start: ``planner`` or ``greedy`` plays every seat of deals on the batched core,
+    the new network learns its moves and the returns (``train.imitation``) before PPO
+    starts; ``""`` = start from random weights. Not used when resuming."""
+    teacher_decisions: int = 300_000
+    """Teacher decisions to learn from (cached in ``{run_root}/teacher_cache``)."""
+    teacher_epochs: int = 3
+    """Passes over the teacher's decisions."""
+    teacher_learning_rate: float = 1.0e-3
+    """Adam step size of the warm start (PPO keeps ``learning_rate``)."""
     torch_threads: int = 1
     progress: bool = True
     """Show a tqdm progress bar."""
@@ -91,8 +102,12 @@ def _check(cfg: PPOConfig) -> None:
     unknown = sorted(set(cfg.eval_opponents) - set(BASELINES))
     if unknown:
         raise ValueError(f"unknown eval_opponents {unknown}: choose from {BASELINES}")
+    if cfg.teacher and cfg.teacher not in TEACHERS:
+        raise ValueError(f"unknown teacher {cfg.teacher!r}: choose from {', '.join(TEACHERS)} "
+                         f"(or \"\" for no warm start)")
     positive = ("total_steps", "num_envs", "n_steps", "batch_size", "n_epochs",
-                "snapshot_every", "pool_size", "checkpoint_every", "eval_deals", "torch_threads")
+                "snapshot_every", "pool_size", "checkpoint_every", "eval_deals", "torch_threads",
+                "teacher_decisions", "teacher_epochs", "teacher_learning_rate")
     for name in positive:
         if getattr(cfg, name) <= 0:
             raise ValueError(f"{name} must be positive, got {getattr(cfg, name)}")

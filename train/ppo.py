@@ -19,6 +19,7 @@ step, and deals, seats and pool draws are reseeded from (seed, step).
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import pathlib
 import signal
@@ -116,7 +117,28 @@ def build(cfg: PPOConfig, run_dir: pathlib.Path) -> tuple[Any, PoolVecEnv, Oppon
         model.set_random_seed(seed)
     else:
         model = _new_model(cfg, env)
+        if cfg.teacher:
+            warm_start(model, cfg, run_dir)
     return model, raw, pool
+
+
+def warm_start(model: Any, cfg: PPOConfig, run_dir: pathlib.Path) -> None:
+    """Teach a new model the teacher's moves and returns (``train.imitation``), write what
+    it learned to ``warm_start.json`` and save it as ``checkpoints/step_0.zip``, so a
+    resumed run never repeats it."""
+    from train.imitation import clone, load_or_collect
+
+    data = load_or_collect(pathlib.Path(cfg.run_root) / "teacher_cache", cfg.rules(),
+                           cfg.teacher, cfg.teacher_decisions, cfg.seed, cfg.gamma, cfg.reward,
+                           progress=cfg.progress)
+    report = clone(model.policy, data, epochs=cfg.teacher_epochs,
+                   learning_rate=cfg.teacher_learning_rate, seed=cfg.seed)
+    (run_dir / "warm_start.json").write_text(
+        json.dumps({"teacher": cfg.teacher, **dataclasses.asdict(report)}, indent=1))
+    print(f"warm start from {cfg.teacher}: {report.samples} decisions, {report.epochs} "
+          f"epochs, held-out move match {report.accuracy:.3f}, value MSE "
+          f"{report.value_mse:.4f} ({report.seconds:.0f} s)", flush=True)
+    save_checkpoint(model, cfg, run_dir / "checkpoints" / "step_0.zip")
 
 
 def _interrupt(signum: int, frame: Any) -> None:

@@ -1,0 +1,85 @@
+"""The warm start: teacher datasets on the batched core and behaviour cloning."""
+
+import numpy as np
+import pytest
+
+from train import imitation
+from train.config import load_config
+from zolik_env.rummy import actions, rules
+
+CZ = rules.preset("cz")
+
+
+@pytest.fixture(scope="module")
+def small():
+    return imitation.collect(CZ, "greedy", decisions=600, seed=3, num_deals=4)
+
+
+def test_collect__same_seed_same_bytes(small):
+    again = imitation.collect(CZ, "greedy", decisions=600, seed=3, num_deals=4)
+    for name in ("obs", "mask", "action", "ret"):
+        assert getattr(small, name).tobytes() == getattr(again, name).tobytes(), name
+    other = imitation.collect(CZ, "greedy", decisions=600, seed=4, num_deals=4)
+    assert small.obs.tobytes() != other.obs.tobytes()
+
+
+def test_collect__every_sample_is_a_legal_teacher_move(small):
+    assert len(small) >= 600
+    legal = small.legal(np.arange(len(small)))
+    assert legal.shape == (len(small), actions.NUM_ACTIONS)
+    assert legal[np.arange(len(small)), small.action.astype(np.int64)].all()
+
+
+def test_returns__each_seat_discounted_from_its_own_last_decision():
+    seats = np.array([0, 1, 0, 1, 0])
+    reward = np.array([1.0, -1.0])
+    ret = imitation._returns(seats, reward, gamma=0.5)
+    assert ret.tolist() == [0.25, -0.5, 0.5, -1.0, 1.0]
+
+
+def test_collect__one_deal_s_returns_are_its_zero_sum_rewards():
+    # one deal (the first to finish), gamma = 1: every decision of a seat carries that
+    # seat's score reward, and the two seats' rewards cancel
+    data = imitation.collect(CZ, "greedy", decisions=1, seed=5, num_deals=1, gamma=1.0)
+    values = np.unique(data.ret)
+    assert len(values) == 2 and np.isclose(values.sum(), 0.0), values
+
+
+def test_load_or_collect__writes_once_then_reads_the_same(tmp_path):
+    first = imitation.load_or_collect(tmp_path, CZ, "greedy", 200, 1, 0.99, "score")
+    files = list(tmp_path.glob("teacher_*.npz"))
+    assert len(files) == 1 and not list(tmp_path.glob(".*tmp*"))
+    again = imitation.load_or_collect(tmp_path, CZ, "greedy", 200, 1, 0.99, "score")
+    assert first.obs.tobytes() == again.obs.tobytes()
+    assert imitation.cache_path(tmp_path, CZ, teacher="greedy", decisions=200, seed=2,
+                                gamma=0.99, reward="score") != files[0]
+
+
+def test_collect__unknown_teacher_is_named():
+    with pytest.raises(ValueError, match="unknown teacher 'ppo'"):
+        imitation.collect(CZ, "ppo", decisions=10)
+
+
+@pytest.mark.parametrize(("key", "value", "message"), [
+    ("teacher", "oracle", "unknown teacher 'oracle'"),
+    ("teacher_decisions", -5, "teacher_decisions must be positive"),
+    ("teacher_epochs", 0, "teacher_epochs must be positive"),
+    ("teacher_learning_rate", -1.0e-3, "teacher_learning_rate must be positive"),
+])
+def test_config__bad_warm_start_values_are_named(key, value, message):
+    with pytest.raises(ValueError, match=message):
+        load_config("configs/ppo/cz_2p.yaml", {key: value})
+
+
+def test_clone__learns_the_teacher_s_moves(small, tmp_path):
+    from train.ppo import _new_model
+    from train.selfplay import OpponentPool, PoolVecEnv
+
+    cfg = load_config("configs/ppo/cz_2p.yaml", {"num_envs": 2, "net_arch": [64]})
+    env = PoolVecEnv(2, CZ, OpponentPool(CZ, cfg.pool, cfg.pool_size, 1), "score", 1)
+    model = _new_model(cfg, env)
+    before = imitation._held_out(model.policy, small, np.arange(len(small)))[0]
+    report = imitation.clone(model.policy, small, epochs=6, batch_size=64, holdout=0.0)
+    after = imitation._held_out(model.policy, small, np.arange(len(small)))[0]
+    assert report.samples == len(small)
+    assert after > max(0.5, before + 0.2), (before, after)

@@ -1,0 +1,229 @@
+"""A warm start for PPO: behaviour cloning of a teacher agent on deals of the batched core.
+
+PPO from scratch spends most of its budget learning what any sensible player knows (open,
+lay off, keep pairs); a teacher (the ``planner``, or ``greedy``) knows it already. Here the
+teacher plays every seat of ``num_deals`` deals at once on the batched core, and every
+decision becomes a sample: the acting seat's observation, its legal moves, the teacher's
+move and the discounted return that seat went on to get (the env's ``reward`` mode, paid
+at the seat's last decision, discounted by ``gamma`` per later decision of that seat, as
+the learner's critic sees it). The policy network is then trained by cross-entropy on
+the teacher's moves (masked logits) and the critic by regression on the returns, before
+PPO continues from those weights. The result is a plain PPO policy (``ppo:PATH``): it
+never calls the teacher.
+
+The dataset is a deterministic function of (rules, teacher, decisions, seed, gamma,
+reward), so it is written once to ``cache_dir`` and read back on later runs.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import pathlib
+from typing import Any
+
+import numpy as np
+
+from agents.registry import make_agent
+from train.config import TEACHERS
+from zolik_env.envs.zolik_common import shape_rewards
+from zolik_env.rummy import actions, game
+from zolik_env.rummy.observe import observe
+from zolik_env.rummy.options import RuleSet, rule_options_of
+from zolik_env.seeds import TRAIN_SEED_LIMIT
+
+_SEED_STRIDE = 1_000_003  # teacher deal seeds: seed * stride + deal number, mod the limit
+
+
+@dataclasses.dataclass(frozen=True)
+class TeacherData:
+    """N teacher decisions."""
+
+    obs: np.ndarray  # int16 (N, OBS) the acting seat's observation
+    mask: np.ndarray  # uint8 (N, ceil(A / 8)) legal moves, np.packbits along axis 1
+    action: np.ndarray  # int16 (N,) the teacher's move
+    ret: np.ndarray  # float32 (N,) discounted return of the acting seat
+
+    def __len__(self) -> int:
+        return len(self.action)
+
+    def legal(self, rows: np.ndarray) -> np.ndarray:
+        """bool (len(rows), NUM_ACTIONS): the legal moves of those samples."""
+        return np.unpackbits(self.mask[rows], axis=1, count=actions.NUM_ACTIONS).astype(bool)
+
+
+def _returns(seats: np.ndarray, reward: np.ndarray, gamma: float) -> np.ndarray:
+    """float32 (n,): for one deal's decisions by ``seats`` (n,), in order, ``reward[seat] *
+    gamma ** (decisions that seat made after this one)``."""
+    later = np.zeros(len(seats), np.int64)
+    for seat in np.unique(seats):
+        mine = np.flatnonzero(seats == seat)
+        later[mine] = np.arange(len(mine))[::-1]
+    return (reward[seats] * gamma ** later).astype(np.float32)
+
+
+class _Deals:
+    """Per-row buffers of the deals in play: the samples of each row's current deal."""
+
+    def __init__(self, rows: int) -> None:
+        self.rows: list[list[tuple[np.ndarray, np.ndarray, int, int]]] = [[] for _ in range(rows)]
+
+    def record(self, obs: np.ndarray, mask: np.ndarray, action: np.ndarray,
+               seat: np.ndarray) -> None:
+        packed = np.packbits(mask, axis=1)
+        for b, row in enumerate(self.rows):
+            row.append((obs[b], packed[b], int(action[b]), int(seat[b])))
+
+    def finish(self, b: int, reward: np.ndarray, gamma: float) -> list[tuple[Any, ...]]:
+        """The samples of row ``b``'s finished deal, with returns; the row starts afresh."""
+        samples, self.rows[b] = self.rows[b], []
+        seats = np.array([s[3] for s in samples])
+        ret = _returns(seats, reward, gamma)
+        return [(o, m, a, r) for (o, m, a, _), r in zip(samples, ret, strict=True)]
+
+
+def collect(rules: RuleSet, teacher: str = "planner", decisions: int = 100_000, seed: int = 0,
+            gamma: float = 0.998, reward: str = "score", num_deals: int = 64,
+            progress: bool = False) -> TeacherData:
+    """Play the teacher at every seat until at least ``decisions`` samples of finished deals
+    are gathered (deals still running at the end are dropped)."""
+    check_teacher(teacher)
+    policy = make_agent(teacher, rules)
+    rng = np.random.default_rng(seed)
+    started = num_deals
+
+    def seeds(first: int, n: int) -> np.ndarray:
+        return (seed * _SEED_STRIDE + np.arange(first, first + n)) % TRAIN_SEED_LIMIT
+
+    state = game.init(rules, seeds(0, num_deals), np.arange(num_deals))
+    deals = _Deals(num_deals)
+    out: list[tuple[Any, ...]] = []
+    bar = _progress(decisions, progress)
+    while len(out) < decisions:
+        obs = observe(rules, state, state.current)
+        mask = game.legal_action_mask(rules, state)
+        action = np.asarray(policy.act_batch(obs, mask, rng), np.int64)
+        deals.record(obs, mask, action, state.current)
+        state = game.step(rules, state, action)[0]
+        ended = np.flatnonzero(state.done)
+        if ended.size:
+            rewards = shape_rewards(rules, game.rewards_of(rules, state)[ended],
+                                    state.winner[ended], reward)
+            for b, r in zip(ended, rewards, strict=True):
+                new = deals.finish(int(b), r, gamma)
+                out.extend(new)
+                bar.update(len(new))
+            state = game.reset_where(rules, state, ended, seeds(started, ended.size),
+                                     np.arange(started, started + ended.size))
+            started += ended.size
+    bar.close()
+    return TeacherData(obs=np.stack([s[0] for s in out]), mask=np.stack([s[1] for s in out]),
+                       action=np.array([s[2] for s in out], np.int16),
+                       ret=np.array([s[3] for s in out], np.float32))
+
+
+def check_teacher(teacher: str) -> None:
+    if teacher not in TEACHERS:
+        raise ValueError(f"unknown teacher {teacher!r}: choose from {', '.join(TEACHERS)}")
+
+
+def _progress(total: int, enabled: bool) -> Any:
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc="teacher decisions", unit="dec", disable=not enabled)
+
+
+def cache_path(cache_dir: str | pathlib.Path, rules: RuleSet, **params: Any) -> pathlib.Path:
+    """The cache file of a dataset: named by a hash of its rules and parameters."""
+    key = json.dumps({"rules": rules.name, "players": rules.num_players,
+                      "options": rule_options_of(rules), **params}, sort_keys=True, default=str)
+    digest = hashlib.sha256(key.encode()).hexdigest()[:16]
+    return pathlib.Path(cache_dir) / f"teacher_{rules.name}_{rules.num_players}p_{digest}.npz"
+
+
+def load_or_collect(cache_dir: str | pathlib.Path, rules: RuleSet, teacher: str,
+                    decisions: int, seed: int, gamma: float, reward: str,
+                    progress: bool = False) -> TeacherData:
+    """The dataset from ``cache_dir`` if it was made before, else collected and saved
+    (atomically: a kill mid-write leaves no partial file under the final name)."""
+    path = cache_path(cache_dir, rules, teacher=teacher, decisions=decisions, seed=seed,
+                      gamma=gamma, reward=reward)
+    if path.exists():
+        with np.load(path) as z:
+            return TeacherData(**{f.name: z[f.name] for f in dataclasses.fields(TeacherData)})
+    data = collect(rules, teacher, decisions, seed, gamma, reward, progress=progress)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.stem}.tmp.npz")
+    np.savez_compressed(tmp, **dataclasses.asdict(data))
+    tmp.replace(path)
+    return data
+
+
+@dataclasses.dataclass(frozen=True)
+class CloneReport:
+    """How well the cloned policy matches the teacher on held-out samples."""
+
+    samples: int
+    epochs: int
+    accuracy: float  # argmax of the masked policy == the teacher's move
+    value_mse: float
+    seconds: float
+
+
+def clone(policy: Any, data: TeacherData, epochs: int = 3, batch_size: int = 512,
+          learning_rate: float = 1e-3, value_coef: float = 0.5, holdout: float = 0.05,
+          seed: int = 0) -> CloneReport:
+    """Train ``policy`` (a sb3-contrib ``MaskableActorCriticPolicy``) to play the
+    teacher's moves and to predict the returns; ``holdout`` of the samples (the last
+    ones) are kept aside to report the match. Uses its own Adam, not the policy's."""
+    import time
+
+    import torch
+
+    start = time.time()
+    n_train = int(len(data) * (1 - holdout))
+    gen = np.random.default_rng(seed)
+    optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate)
+    policy.set_training_mode(True)
+    for _ in range(epochs):
+        for rows in np.array_split(gen.permutation(n_train), max(1, n_train // batch_size)):
+            values, log_prob, _ = _evaluate(policy, data, rows)
+            target = torch.as_tensor(data.ret[rows])
+            loss = -log_prob.mean() + value_coef * torch.mean((values - target) ** 2)
+            optimizer.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(policy.parameters(), 1.0)
+            optimizer.step()
+    policy.set_training_mode(False)
+    accuracy, mse = _held_out(policy, data, np.arange(n_train, len(data)))
+    return CloneReport(samples=n_train, epochs=epochs, accuracy=accuracy, value_mse=mse,
+                       seconds=time.time() - start)
+
+
+def _evaluate(policy: Any, data: TeacherData, rows: np.ndarray) -> tuple[Any, Any, Any]:
+    import torch
+
+    obs = torch.as_tensor(data.obs[rows])
+    acts = torch.as_tensor(data.action[rows].astype(np.int64))
+    values, log_prob, entropy = policy.evaluate_actions(obs, acts,
+                                                        action_masks=data.legal(rows))
+    return values.flatten(), log_prob, entropy
+
+
+def _held_out(policy: Any, data: TeacherData, rows: np.ndarray) -> tuple[float, float]:
+    """(accuracy, value MSE) over ``rows``; (nan, nan) when there are none."""
+    import torch
+
+    if not rows.size:
+        return float("nan"), float("nan")
+    hits, errors = 0, 0.0
+    with torch.inference_mode():
+        for part in np.array_split(rows, max(1, rows.size // 1024)):
+            obs = torch.as_tensor(data.obs[part])
+            dist = policy.get_distribution(obs, action_masks=data.legal(part))
+            best = dist.distribution.probs.argmax(1).numpy()
+            hits += int((best == data.action[part]).sum())
+            values = policy.predict_values(obs).flatten().numpy()
+            errors += float(((values - data.ret[part]) ** 2).sum())
+    return hits / rows.size, errors / rows.size
