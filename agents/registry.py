@@ -1,9 +1,25 @@
-"""Build agents from short specs: ``random``, ``greedy``, ``planner``, ``ppo:PATH``."""
+"""Build agents from short specs: a registered kind, ``ppo:PATH``, or an import path.
+
+A spec is ``[NAME=]KIND[:ARGUMENT]``:
+
+- ``random``, ``greedy``, ``planner``, ``ppo:PATH`` (and kinds added with ``register``):
+  a registered kind name always wins.
+- ``package.module:factory[:ARGUMENT]``: any other spec with a ``:`` is an import path.
+  The module is imported and ``factory(rules)`` is called (``factory(rules, ARGUMENT)``
+  when the spec has a trailing ``:ARGUMENT``); it must return a Policy (``act`` and
+  ``act_batch``, see ``agents.base``). A class whose ``__init__`` takes the rules is a
+  factory too. Evaluation workers import it again by name, so the module must be
+  importable in a fresh process (on ``sys.path``, or in the current directory).
+- ``NAME=`` in front gives the agent a display name for tables and replays:
+  ``mine=mypkg.mymod:make_agent``.
+"""
 
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Callable
+from typing import Any
 
 from agents.base import Policy
 from zolik_env.rummy.options import RuleSet
@@ -16,22 +32,73 @@ AGENTS: dict[str, str] = {
     "planner": "agents.planner:make",
 }
 
+_NAMED = re.compile(r"([\w.#+-]+)=(.+)")
+_MODULE = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
+
 
 def register(name: str, target: str) -> None:
-    """Add an agent kind (``"module:factory"``)."""
+    """Add an agent kind (``"module:factory"``; the factory takes ``(rules, argument)``).
+
+    Evaluation workers receive the registry as it is when the evaluation starts, so a
+    kind registered under ``if __name__ == "__main__":`` works with ``workers > 1``.
+    """
     AGENTS[name] = target
 
 
+def split_name(spec: str) -> tuple[str | None, str]:
+    """``("mine", "pkg.mod:make")`` for ``"mine=pkg.mod:make"``; ``(None, spec)`` without a name."""
+    match = _NAMED.fullmatch(spec)
+    if match and ":" not in match.group(1):
+        return match.group(1), match.group(2)
+    return None, spec
+
+
+def display_name(spec: str) -> str:
+    """The name shown for ``spec`` in tables and replays: its ``NAME=`` or the spec."""
+    name, rest = split_name(spec)
+    return name or rest
+
+
+def _import(target: str, spec: str) -> Any:
+    module, _, attr = target.partition(":")
+    try:
+        found = importlib.import_module(module)
+    except ImportError as error:
+        raise ValueError(f"agent {spec!r}: cannot import {module!r} ({error})") from error
+    try:
+        return getattr(found, attr)
+    except AttributeError:
+        raise ValueError(f"agent {spec!r}: module {module!r} has no {attr!r}") from None
+
+
 def make_agent(spec: str, rules: RuleSet) -> Policy:
-    """The agent named by ``spec`` (``kind`` or ``kind:argument``) for ``rules``.
+    """The agent named by ``spec`` (see the module docstring) for ``rules``.
 
     Raises:
-        ValueError: naming an unknown kind.
+        ValueError: naming an unknown kind, an import that fails, or a factory that
+            returns no Policy.
     """
+    name, spec = split_name(spec)
     kind, _, argument = spec.partition(":")
-    if kind not in AGENTS:
-        raise ValueError(f"unknown agent {spec!r}: choose from "
-                         f"{', '.join(sorted(AGENTS))} (ppo takes ppo:PATH)")
-    module, factory = AGENTS[kind].split(":")
-    build: Callable[[RuleSet, str], Policy] = getattr(importlib.import_module(module), factory)
-    return build(rules, argument)
+    if kind in AGENTS:
+        build: Callable[[RuleSet, str], Policy] = _import(AGENTS[kind], spec)
+        policy = build(rules, argument)
+    elif argument and _MODULE.fullmatch(kind):
+        attr, _, argument = argument.partition(":")
+        factory = _import(f"{kind}:{attr}", spec)
+        policy = factory(rules, argument) if argument else factory(rules)
+        if not (callable(getattr(policy, "act", None))
+                and callable(getattr(policy, "act_batch", None))):
+            raise ValueError(f"agent {spec!r}: {kind}:{attr}(rules) returned "
+                             f"{type(policy).__name__}, not a Policy with act and act_batch "
+                             f"(agents.base; the mixins BatchedFromSingle and "
+                             f"SingleFromBatched add one from the other)")
+    else:
+        raise ValueError(f"unknown agent {spec!r}: choose from {', '.join(sorted(AGENTS))} "
+                         f"(ppo takes ppo:PATH), or give package.module:factory")
+    if name is not None or not isinstance(getattr(policy, "name", None), str):
+        try:
+            policy.name = name or spec
+        except AttributeError:
+            pass
+    return policy

@@ -2,6 +2,10 @@
 
     zolik eval --agents random greedy --preset cz --players 2 --deals 200
     zolik eval --config configs/eval/default.yaml --agents random ppo:runs/x/model.zip --sequential
+    zolik eval --agents mine=mypkg.mymod:make_agent greedy --workers 2 --record replays/
+
+An agent given as ``package.module:factory`` is imported (the current directory is
+searched too): ``factory(rules)`` returns a Policy (``agents.registry``).
 
 Parses the command line into an ``EvalConfig`` (flags override the YAML file), calls
 ``tournament.run``, prints the agent and pair tables and where the report went.
@@ -10,6 +14,7 @@ Parses the command line into an ``EvalConfig`` (flags override the YAML file), c
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from agents.registry import make_agent
@@ -26,7 +31,9 @@ def build_parser() -> argparse.ArgumentParser:
                     "seat rotation), with bootstrap intervals over deals and openskill "
                     "ratings; writes JSON, CSV, plots and a Markdown/HTML report.")
     p.add_argument("--config", help="YAML config (configs/eval/default.yaml); flags override")
-    p.add_argument("--agents", nargs="+", help="agent specs: random, greedy, planner, ppo:PATH")
+    p.add_argument("--agents", nargs="+", metavar="[NAME=]SPEC",
+                   help="agent specs: random, greedy, planner, ppo:PATH, package.module:factory;"
+                        " NAME= sets the name shown in the reports")
     p.add_argument("--preset", choices=PRESETS, help="rule preset")
     p.add_argument("--players", type=int, help="seats at the table (2..4)")
     p.add_argument("--deals", type=int, help="duplicate deals per pair of agents")
@@ -41,11 +48,15 @@ def build_parser() -> argparse.ArgumentParser:
                    help="skip the plots")
     p.add_argument("--no-progress", dest="progress", action="store_false", default=None,
                    help="hide the progress bar")
+    p.add_argument("--record", metavar="DIR",
+                   help="write every game played into DIR as a replay file (zolik replay)")
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(sys.argv[1:] if argv is None else argv)
+    if os.getcwd() not in sys.path:  # user agents by import path, here and in the workers
+        sys.path.append(os.getcwd())
     overrides = {k: v for k, v in vars(args).items() if k != "config"}
     try:
         cfg = load_config(args.config, **overrides)
@@ -64,6 +75,8 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print(format_text(*pair_table(result)))
     print(f"\nreport: {result.out_dir}/report.md (JSON, CSV, plots alongside)")
+    if cfg.record:
+        print(f"replays: {cfg.record}/*.jsonl (zolik replay FILE)")
     return 0
 
 

@@ -26,7 +26,8 @@ class EvalConfig:
     """One evaluation run: who plays, which deals, how to summarise."""
 
     agents: tuple[str, ...] = ("random", "random")
-    """Agent specs for ``agents.registry.make_agent``: random, greedy, planner, ppo:PATH.
+    """Agent specs for ``agents.registry.make_agent``: random, greedy, planner, ppo:PATH,
+    package.module:factory, each optionally NAME=SPEC (the name shown in the reports).
     Two or more; every pair plays a duplicate match (round robin)."""
     preset: str = "cz"
     """Rule preset: cz, sk or jolly."""
@@ -62,6 +63,9 @@ class EvalConfig:
     """Write the report's plots (matplotlib, Agg)."""
     progress: bool = True
     """Show a tqdm progress bar."""
+    record: str = ""
+    """Directory to write every game played into, one replay file each (``zolik replay``
+    reads them; each names the agent in every seat); empty = none."""
 
     def __post_init__(self) -> None:
         _check(self)

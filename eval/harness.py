@@ -30,8 +30,10 @@ This module may import ``agents`` and ``zolik_env``; nothing here imports ``trai
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -123,7 +125,8 @@ def _concat_states(parts: list[tuple[np.ndarray, Any]]) -> Any:
 
 def play_to_end(core: ModuleType, rules: Any, policies: Sequence[Any], seat_agent: np.ndarray,
                 seeds: np.ndarray, gens: list[list[np.random.Generator]], *,
-                keep_finished: bool = False) -> Any:
+                keep_finished: bool = False,
+                on_step: Callable[[np.ndarray, Any, np.ndarray], None] | None = None) -> Any:
     """The final state of one game per entry of ``seeds`` (in that order), played to the end.
 
     Args:
@@ -134,6 +137,8 @@ def play_to_end(core: ModuleType, rules: Any, policies: Sequence[Any], seat_agen
         keep_finished: keep finished games in the batch until all are over (their policy
             still sees them; their action is ignored), so that a policy drawing from a
             shared generator draws for the same batch shape at every step.
+        on_step: called before each step with (original row ids, state, actions) of the
+            games still being played (e.g. to record the moves).
 
     Raises:
         ValueError: when a policy picks an illegal action (naming it and the game seed).
@@ -158,6 +163,8 @@ def play_to_end(core: ModuleType, rules: Any, policies: Sequence[Any], seat_agen
             name = getattr(policies[acting[b]], "name", type(policies[acting[b]]).__name__)
             raise ValueError(f"agent {name!r} chose illegal action {int(actions[b])} in "
                              f"game seed {int(seeds[alive[b]])}")
+        if on_step is not None:
+            on_step(alive[live], state.take(np.flatnonzero(live)), actions[live])
         state, _ = core.step(rules, state, actions, validate=False)
         over = np.full(alive.size, state.done.all()) if keep_finished else state.done
         if over.any():
@@ -169,7 +176,8 @@ def play_to_end(core: ModuleType, rules: Any, policies: Sequence[Any], seat_agen
 def play_match(rules: RuleSet, policies: Sequence[Policy], seeds: Sequence[int] | np.ndarray,
                *, seed: int = 0, rng_scope: str = "deal",
                names: Sequence[str] | None = None,
-               rotations: np.ndarray | None = None) -> MatchResult:
+               rotations: np.ndarray | None = None,
+               record: str | Path | None = None) -> MatchResult:
     """Play every deal of ``seeds`` once per seat rotation (see the module docstring).
 
     All rotations of all deals step together as one batch through the core; at each
@@ -179,6 +187,9 @@ def play_match(rules: RuleSet, policies: Sequence[Policy], seeds: Sequence[int] 
     Args:
         rotations: int (R, P) the agent index at each seat, one row per seating played
             (default: ``seat_rotations``).
+        record: a directory: write every game played there as a replay file
+            (``zolik_env.envs.replay``, naming the agent in each seat), one file per deal
+            and rotation, ``{A}-vs-{B}__{seed}__r{rotation}.jsonl``.
 
     Raises:
         ValueError: when an agent picks an illegal action (naming it and the deal).
@@ -189,8 +200,16 @@ def play_match(rules: RuleSet, policies: Sequence[Policy], seeds: Sequence[int] 
     rotations = np.asarray(rotations, np.int64)
     r, d = len(rotations), seeds.size
     gens = _generators(seed, seeds, r, len(policies), rng_scope)
+    agent_names = tuple(names) if names is not None else tuple(p.name for p in policies)
+    moves: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
+
+    def keep_moves(rows: np.ndarray, state: Any, actions: np.ndarray) -> None:
+        moves.append((rows, state.turn.copy(), state.current.copy(), actions.copy()))
+
     final = play_to_end(game, rules, policies, np.repeat(rotations, d, axis=0),
-                        np.tile(seeds, r), gens)
+                        np.tile(seeds, r), gens, on_step=keep_moves if record else None)
+    if record:
+        _write_replays(Path(record), rules, agent_names, rotations, seeds, moves, final)
     out = {"scores": final.scores.astype(np.int32),
            "rewards": game.rewards_of(rules, final).astype(np.int32),
            "opened": final.opened.astype(bool), "winner": final.winner.astype(np.int8),
@@ -199,8 +218,27 @@ def play_match(rules: RuleSet, policies: Sequence[Policy], seeds: Sequence[int] 
     def by_deal(x: np.ndarray) -> np.ndarray:  # rows r * D + d -> (D, R, ...)
         return np.swapaxes(x.reshape((r, d, *x.shape[1:])), 0, 1)
 
-    agent_names = tuple(names) if names is not None else tuple(p.name for p in policies)
     return MatchResult(agent_names, rotations, seeds, **{k: by_deal(v) for k, v in out.items()})
+
+
+def _write_replays(out: Path, rules: RuleSet, names: Sequence[str], rotations: np.ndarray,
+                   seeds: np.ndarray, moves: list[tuple[np.ndarray, ...]], final: Any) -> None:
+    """One replay file per game (batch row ``r * D + d``) of ``play_match``."""
+    from zolik_env.envs.replay import Recorder
+
+    rows, turns, seats, actions = (np.concatenate(part) for part in zip(*moves, strict=True))
+    order = np.argsort(rows, kind="stable")  # moves of each game, in play order
+    bounds = np.searchsorted(rows[order], np.arange(final.turn.size + 1))
+    pair = "-vs-".join(re.sub(r"[^\w.+-]+", "_", n).strip("_") for n in names)
+    out.mkdir(parents=True, exist_ok=True)
+    for row in range(final.turn.size):
+        r, d = divmod(row, seeds.size)
+        recorder = Recorder(rules, [names[a] for a in rotations[r]])
+        recorder.start_deal(int(seeds[d]), 0)
+        for k in order[bounds[row]:bounds[row + 1]]:
+            recorder.record_move(turns[k], seats[k], actions[k])
+        recorder.end_deal(final.take(np.array([row])))
+        recorder.save(out / f"{pair}__{int(seeds[d])}__r{r}.jsonl")
 
 
 def play_dice(rules: DiceRules, agent: Any, num_games: int, seed: int = 0,

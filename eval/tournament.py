@@ -10,6 +10,11 @@ before it, so results are identical for any ``workers``.
 
 Repeated looks make the nominal 95% level optimistic for the stopped pair (optional
 stopping); use ``min_deals`` and treat a stop as a screening result.
+
+**Agents in worker processes.** Each worker builds its agents once: a spec string is
+resolved again by ``agents.registry.make_agent`` (with the registry as it was when the
+run started, so kinds registered under a ``__main__`` guard work), a factory is called
+with the rules, a Policy object is sent pickled. ``evaluate`` is the Python entry point.
 """
 
 from __future__ import annotations
@@ -19,21 +24,25 @@ import multiprocessing
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from itertools import combinations
-from typing import Any
+from pathlib import Path
+from typing import Any, Union
 
 import numpy as np
 from tqdm import tqdm
 
 from agents.base import Policy
-from agents.registry import make_agent
+from agents import registry
+from agents.registry import display_name, make_agent
 from eval import stats
-from eval.config import EvalConfig
+from eval.config import EvalConfig, make_config
 from eval.harness import MatchResult, concat_results, play_match
 from eval.result import EvalResult
 from eval.summary import Pair, summarize_pool
-from zolik_env.rummy.options import RuleSet
+from zolik_env.rummy.options import RuleSet, preset, rule_options_of
 
 Task = tuple[Pair, np.ndarray]  # (pair of agent indices, deal seeds)
+# what plays a seat: a spec, a Policy object, or a factory ``f(rules) -> Policy``
+Agent = Union[str, Policy, Callable[[RuleSet], Policy]]
 
 
 def unique_names(specs: Sequence[str]) -> tuple[str, ...]:
@@ -49,19 +58,52 @@ def unique_names(specs: Sequence[str]) -> tuple[str, ...]:
 _WORKER: dict[str, Any] = {}
 
 
-def _init_worker(rules: RuleSet, specs: Sequence[str], policies: Sequence[Policy] | None,
-                 names: Sequence[str], seed: int, rng_scope: str) -> None:
-    """Build the agents once per process (from specs unless policies were given)."""
-    built = list(policies) if policies is not None else [make_agent(s, rules) for s in specs]
+def is_policy(agent: Any) -> bool:
+    """A Policy object (has ``act``), as opposed to a spec or a factory (a class is one)."""
+    return not isinstance(agent, type) and callable(getattr(agent, "act", None))
+
+
+def build_agent(agent: Agent, rules: RuleSet) -> Policy:
+    """The Policy for a spec, a factory ``f(rules)`` or a Policy object (as it is)."""
+    if isinstance(agent, str):
+        return make_agent(agent, rules)
+    if is_policy(agent):
+        return agent  # type: ignore[return-value]
+    if callable(agent):
+        policy = agent(rules)
+        if not is_policy(policy):
+            raise ValueError(f"agent factory {agent!r} returned {type(policy).__name__}, "
+                             f"not a Policy")
+        return policy  # type: ignore[no-any-return]
+    raise ValueError(f"agent {agent!r}: give a spec, a Policy or a factory f(rules)")
+
+
+def agent_name(agent: Agent) -> str:
+    """Display name: a spec's ``NAME=`` or the spec, a Policy's ``name``, a factory's name."""
+    if isinstance(agent, str):
+        return display_name(agent)
+    name = getattr(agent, "name", None)
+    if is_policy(agent) and isinstance(name, str):
+        return name
+    return str(getattr(agent, "__name__", type(agent).__name__))
+
+
+def _init_worker(rules: RuleSet, agents: Sequence[Agent], names: Sequence[str], seed: int,
+                 rng_scope: str, kinds: dict[str, str] | None = None,
+                 record: str = "") -> None:
+    """Build the agents once per process (``kinds``: the parent's agent registry)."""
+    registry.AGENTS.update(kinds or {})
+    built = [build_agent(a, rules) for a in agents]
     _WORKER.update(rules=rules, policies=built, names=tuple(names), seed=seed,
-                   rng_scope=rng_scope)
+                   rng_scope=rng_scope, record=record)
 
 
 def _play_task(task: Task) -> MatchResult:
     (i, j), seeds = task
     w = _WORKER
     return play_match(w["rules"], [w["policies"][i], w["policies"][j]], seeds, seed=w["seed"],
-                      rng_scope=w["rng_scope"], names=[w["names"][i], w["names"][j]])
+                      rng_scope=w["rng_scope"], names=[w["names"][i], w["names"][j]],
+                      record=w["record"] or None)
 
 
 def _ordered_results(tasks: Iterator[Task], skip: Callable[[Task], bool], workers: int,
@@ -109,20 +151,25 @@ def _should_stop(cfg: EvalConfig, parts: list[MatchResult]) -> bool:
     return stats.excludes_zero(stats.summarize(diff, cfg.confidence, cfg.bootstrap, cfg.seed))
 
 
-def play_pool(cfg: EvalConfig, policies: Sequence[Policy] | None = None
+def play_pool(cfg: EvalConfig, policies: Sequence[Agent] | None = None
               ) -> tuple[tuple[str, ...], dict[Pair, MatchResult], set[Pair]]:
-    """Play every pair of ``cfg.agents`` (or of ``policies``, named by ``cfg.agents``).
+    """Play every pair of ``cfg.agents`` (or of ``policies``: Policy objects or factories,
+    named by ``cfg.agents``).
 
     Returns:
         (agent names, match per pair (i, j) with i < j, pairs stopped early).
     """
-    names = unique_names(cfg.agents)
+    names = unique_names([display_name(a) for a in cfg.agents])
     if policies is not None and len(policies) != len(names):
         raise ValueError(f"{len(policies)} policies for {len(names)} agent names")
     pairs = list(combinations(range(len(names)), 2))
     parts: dict[Pair, list[MatchResult]] = {pair: [] for pair in pairs}
     stopped: set[Pair] = set()
-    init_args = (cfg.rules(), cfg.agents, policies, names, cfg.seed, cfg.rng_scope)
+    if cfg.record:
+        Path(cfg.record).mkdir(parents=True, exist_ok=True)
+    agents = list(policies) if policies is not None else list(cfg.agents)
+    init_args = (cfg.rules(), agents, names, cfg.seed, cfg.rng_scope, dict(registry.AGENTS),
+                 cfg.record)
     total = cfg.deals * len(pairs)
     with tqdm(total=total, desc="deals", unit="deal", disable=not cfg.progress) as bar:
         results = _ordered_results(_tasks(cfg, pairs), lambda t: t[0] in stopped,
@@ -139,7 +186,7 @@ def play_pool(cfg: EvalConfig, policies: Sequence[Policy] | None = None
     return names, {pair: concat_results(p) for pair, p in parts.items()}, stopped
 
 
-def run(cfg: EvalConfig, policies: Sequence[Policy] | None = None,
+def run(cfg: EvalConfig, policies: Sequence[Agent] | None = None,
         write: bool = True) -> EvalResult:
     """Play, summarise and (with ``write``) write the report into the run directory."""
     names, matches, stopped = play_pool(cfg, policies)
@@ -151,3 +198,41 @@ def run(cfg: EvalConfig, policies: Sequence[Policy] | None = None,
 
         result.out_dir = write_report(result)
     return result
+
+
+def evaluate(agents: Sequence[Agent], rules: RuleSet | str = "cz", *, players: int | None = None,
+             deals: int = 200, names: Sequence[str] | None = None, workers: int = 1,
+             seed: int = 0, write: bool = False, progress: bool = False,
+             **config: Any) -> EvalResult:
+    """Duplicate-deal round robin of ``agents``, from Python; returns the ``EvalResult``.
+
+    Args:
+        agents: two or more of: a spec (``"greedy"``, ``"ppo:PATH"``,
+            ``"mine=mypkg.mymod:make_agent"``), a Policy object, or a factory
+            ``f(rules) -> Policy`` (a function or a class). With ``workers > 1`` every
+            agent is rebuilt in each worker process: a spec from its name, a factory
+            pickled by reference (define it at module level), a Policy object pickled
+            whole; Policy objects that cannot be pickled need ``workers=1``.
+        rules: a ``RuleSet`` or a preset name (``cz``, ``sk``, ``jolly``).
+        players: seats (default: the rule set's, 2 for a preset name).
+        names: display names, one per agent (default: a spec's ``NAME=`` or the spec, a
+            Policy's ``name``, a factory's ``__name__``).
+        write: also write the report into ``config["out"]`` (or ``runs/eval__...``).
+        config: further ``EvalConfig`` keys (``chunk_deals``, ``rng_scope``, ``record``, ...).
+    """
+    if isinstance(rules, str):
+        rules = preset(rules, num_players=players or 2)
+    elif players is not None and players != rules.num_players:
+        rules = preset(rules.name, num_players=players, **rule_options_of(rules))
+    shown = tuple(names) if names is not None else tuple(agent_name(a) for a in agents)
+    if len(shown) != len(agents):
+        raise ValueError(f"{len(shown)} names for {len(agents)} agents")
+    values = {"agents": shown, "preset": rules.name,
+              "players": rules.num_players, "rule_options": rule_options_of(rules),
+              "deals": deals, "workers": workers, "seed": seed, "progress": progress,
+              "plots": write, **config}
+    specs_only = names is None and all(isinstance(a, str) for a in agents)
+    if specs_only:
+        values["agents"] = tuple(agents)  # the report's config.yaml can then be re-run
+    return run(make_config(values, "evaluate()"), None if specs_only else list(agents),
+               write=write)

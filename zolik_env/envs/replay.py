@@ -2,7 +2,8 @@
 
 One JSON object a line, in order:
 
-    {"kind": "game", "version": 1, "rules": "cz", "rule_options": {...}, "num_players": 2}
+    {"kind": "game", "version": 1, "rules": "cz", "rule_options": {...}, "num_players": 2,
+     "agents": ["greedy", "mine"]}
     {"kind": "deal", "deal": 0, "seed": 123, "deal_index": 0}
     {"kind": "move", "deal": 0, "turn": 0, "seat": 0, "move": "discard 6H"}
     ...
@@ -10,7 +11,8 @@ One JSON object a line, in order:
 
 Moves are in card notation (``actions.action_to_string``); a deal is rebuilt from its
 seed and deal index (``game.init``), so replaying the moves reproduces it exactly and
-the recorded scores are checked. ``zolik_v0`` records every episode
+the recorded scores are checked. ``agents`` (optional) names the player in each seat.
+``zolik_v0`` records every episode
 (``env.unwrapped.recorder``); ``zolik replay FILE`` prints one (``cli.replay``).
 
 Imports only the core: no gymnasium or pettingzoo.
@@ -36,10 +38,12 @@ VERSION = 1
 class Recorder:
     """Collects one game's records: ``start_deal``, ``move`` per action, ``end_deal``."""
 
-    def __init__(self, rules: options.RuleSet) -> None:
+    def __init__(self, rules: options.RuleSet, agents: list[str] | None = None) -> None:
         self.records: list[dict[str, Any]] = [{
             "kind": "game", "version": VERSION, "rules": rules.name,
             "rule_options": options.rule_options_of(rules), "num_players": rules.num_players}]
+        if agents is not None:
+            self.records[0]["agents"] = list(agents)
         self.deal = -1
 
     def start_deal(self, seed: int, deal_index: int) -> None:
@@ -49,9 +53,12 @@ class Recorder:
 
     def move(self, state: State, action: int) -> None:
         """Record ``action`` played in deal 0 of ``state`` (the state before it)."""
-        self.records.append({"kind": "move", "deal": self.deal, "turn": int(state.turn[0]),
-                             "seat": int(state.current[0]),
-                             "move": actions.action_to_string(action)})
+        self.record_move(int(state.turn[0]), int(state.current[0]), action)
+
+    def record_move(self, turn: int, seat: int, action: int) -> None:
+        """Record ``action`` played by ``seat`` at ``turn`` of the current deal."""
+        self.records.append({"kind": "move", "deal": self.deal, "turn": int(turn),
+                             "seat": int(seat), "move": actions.action_to_string(int(action))})
 
     def end_deal(self, state: State) -> None:
         self.records.append({"kind": "result", "deal": self.deal,
@@ -133,6 +140,9 @@ def print_game(records: list[dict[str, Any]], table: bool = False) -> int:
     """Print the game turn by turn; returns the number of moves replayed."""
     rules = rules_of(records[0])
     print(f"{rules.name}, {rules.num_players} players, options {records[0]['rule_options']}")
+    names = records[0].get("agents") or []
+    if names:
+        print("seats: " + ", ".join(f"{s} {name}" for s, name in enumerate(names)))
     key: tuple[int, int, int] | None = None
     words: list[str] = []
     last: State | None = None
@@ -140,7 +150,8 @@ def print_game(records: list[dict[str, Any]], table: bool = False) -> int:
 
     def flush() -> None:
         if key is not None:
-            print(f"deal {key[0]} turn {key[1]} seat {key[2]}: {', '.join(words)}")
+            who = f" ({names[key[2]]})" if key[2] < len(names) else ""
+            print(f"deal {key[0]} turn {key[1]} seat {key[2]}{who}: {', '.join(words)}")
             if table and last is not None:
                 print(render(rules, last, 0), "\n", sep="")
 
