@@ -16,6 +16,7 @@ A spec is ``[NAME=]KIND[:ARGUMENT]``:
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import re
 from collections.abc import Callable
@@ -97,8 +98,6 @@ def make_agent(spec: str, rules: RuleSet) -> Policy:
         raise ValueError(f"unknown agent {spec!r}: choose from {', '.join(sorted(AGENTS))} "
                          f"(ppo takes ppo:PATH), or give package.module:factory")
     if name is not None or not isinstance(getattr(policy, "name", None), str):
-        try:
+        with contextlib.suppress(AttributeError):  # a read-only name stays as it is
             policy.name = name or spec
-        except AttributeError:
-            pass
     return policy

@@ -25,13 +25,13 @@ from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from itertools import combinations
 from pathlib import Path
-from typing import Any, Union
+from typing import Any, TypeAlias
 
 import numpy as np
 from tqdm import tqdm
 
-from agents.base import Policy
 from agents import registry
+from agents.base import Policy
 from agents.registry import display_name, make_agent
 from eval import stats
 from eval.config import EvalConfig, make_config
@@ -42,7 +42,7 @@ from zolik_env.rummy.options import RuleSet, preset, rule_options_of
 
 Task = tuple[Pair, np.ndarray]  # (pair of agent indices, deal seeds)
 # what plays a seat: a spec, a Policy object, or a factory ``f(rules) -> Policy``
-Agent = Union[str, Policy, Callable[[RuleSet], Policy]]
+Agent: TypeAlias = str | Policy | Callable[[RuleSet], Policy]
 
 
 def unique_names(specs: Sequence[str]) -> tuple[str, ...]:

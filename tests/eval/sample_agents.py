@@ -1,4 +1,4 @@
-"""A user's agent module, as ``zolik eval --agents tests.eval.sample_agents:make_agent`` finds it."""
+"""A user's agent module: ``zolik eval --agents tests.eval.sample_agents:make_agent``."""
 
 from __future__ import annotations
 

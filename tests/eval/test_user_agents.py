@@ -12,7 +12,8 @@ from cli import eval as cli
 from cli import replay as replay_cli
 from eval.tournament import evaluate
 from tests.eval.policies import MeldFirst
-from tests.eval.sample_agents import FirstLegal, make_agent as sample_factory
+from tests.eval.sample_agents import FirstLegal
+from tests.eval.sample_agents import make_agent as sample_factory
 from zolik_env.envs.replay import load, replay
 from zolik_env.rummy.options import preset
 
@@ -73,7 +74,7 @@ def test_evaluate__specs_policies_and_factories():
 
 def test_docs_eval__python_example_runs_as_a_script(tmp_path):
     text = (ROOT / "docs" / "eval.md").read_text(encoding="utf-8")
-    blocks = [b for b in text.split("```python\n")[1:]]
+    blocks = text.split("```python\n")[1:]
     script = tmp_path / "my_eval.py"
     script.write_text(blocks[0].split("```")[0], encoding="utf-8")
     proc = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True,
