@@ -103,12 +103,18 @@ def _rerolled_counts(dice: np.ndarray) -> np.ndarray:
 
 
 class PPOAgent:
-    """Greedy (deterministic) MaskablePPO policy loaded from a checkpoint ``.zip``."""
+    """Greedy (deterministic) MaskablePPO policy from a checkpoint: ``path`` is a ``.zip``
+    (the suffix may be left off) or a run dir (its ``final.zip``, else its newest
+    ``checkpoints/step_*.zip``), as for the Žolík ``ppo:PATH`` agent. No sidecar is needed:
+    the model plays the rules it is given."""
 
     def __init__(self, path: str) -> None:
         from sb3_contrib import MaskablePPO
 
-        self.model = MaskablePPO.load(path, device="cpu")
+        from agents.ppo import resolve_checkpoint
+
+        self.path = resolve_checkpoint(path)
+        self.model = MaskablePPO.load(self.path, device="cpu")
 
     def act(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> int:
         return int(self.act_batch(obs[None], mask[None], rng)[0])

@@ -1,9 +1,11 @@
 """``ppo:PATH``: a MaskablePPO checkpoint (``train.ppo``) as a Policy.
 
 A checkpoint is ``NAME.zip`` (sb3-contrib's format: weights, optimizer, hyper-parameters)
-plus ``NAME.json`` beside it with the rules it was trained for (preset, non-default
-options, players). ``PATH`` may also be a run dir: its ``final.zip``, else its newest
-``checkpoints/step_*.zip``.
+plus, when ``zolik train`` wrote it, ``NAME.json`` beside it with the rules it was trained
+for (preset, non-default options, players): a mismatch with the requested rules is an
+error naming the difference. A ``.zip`` without the sidecar (any MaskablePPO model) plays
+with the rules it is given, once its observation and action sizes fit them. ``PATH`` may
+also be a run dir: its ``final.zip``, else its newest ``checkpoints/step_*.zip``.
 
 **Observation scaling** lives inside the network: ``ScaledObs``, the policy's features
 extractor, multiplies the int16 observation by a fixed per-entry scale (``obs_scale``,
@@ -88,10 +90,11 @@ def resolve_checkpoint(path: str | Path) -> Path:
 
 
 def check_meta(zip_path: Path, rules: RuleSet) -> None:
-    """Raise ``ValueError`` unless the checkpoint was trained for ``rules``."""
+    """Raise ``ValueError`` unless the checkpoint was trained for ``rules`` (no sidecar:
+    nothing to check here; ``load`` checks the sizes)."""
     side = zip_path.with_suffix(".json")
     if not side.exists():
-        raise ValueError(f"{zip_path} has no {side.name} recording its rules")
+        return
     saved = json.loads(side.read_text())
     want = rules_meta(rules)
     diff = {k: (saved.get(k), v) for k, v in want.items() if saved.get(k) != v}
@@ -99,6 +102,18 @@ def check_meta(zip_path: Path, rules: RuleSet) -> None:
         detail = ", ".join(f"{k}: checkpoint {a!r} vs requested {b!r}" for k, (a, b) in
                            diff.items())
         raise ValueError(f"PPO checkpoint {zip_path} was trained for other rules ({detail})")
+
+
+def check_sizes(zip_path: Path, model: Any, rules: RuleSet) -> None:
+    """Raise ``ValueError`` unless the model's observation and action sizes fit ``rules``."""
+    from zolik_env.rummy.actions import NUM_ACTIONS
+
+    want = (sum(int(np.prod(shape)) for _, shape in obs_layout(rules)), NUM_ACTIONS)
+    got = (int(np.prod(model.observation_space.shape)), int(model.action_space.n))
+    if got != want:
+        raise ValueError(f"PPO model {zip_path} takes observations of {got[0]} and "
+                         f"{got[1]} actions; {rules.name} with {rules.num_players} players "
+                         f"has {want[0]} and {want[1]}: train it for these rules")
 
 
 class PPOPolicy(SingleFromBatched):
@@ -146,6 +161,8 @@ def load(path: str | Path, rules: RuleSet | None = None, deterministic: bool = F
     if rules is not None:
         check_meta(zip_path, rules)
     model = MaskablePPO.load(zip_path, device="cpu")
+    if rules is not None:
+        check_sizes(zip_path, model, rules)
     return PPOPolicy(model.policy, name or f"ppo:{zip_path}", deterministic)
 
 

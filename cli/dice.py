@@ -20,7 +20,7 @@ EPILOG = """examples:
   zolik dice solve --joker forced              expected optimal score, cached on disk
   zolik dice solve --all                       the table for every joker rule and option
   zolik dice eval --agent optimal --games 100000 --joker forced
-  zolik dice eval --agent ppo:runs/dice__1__X/final.zip --joker forced --compare
+  zolik dice eval --agent ppo:runs/dice__1__X --joker forced --compare
   zolik dice bench --batch 1 4096
   zolik dice train --config configs/dice/ppo_forced.yaml
 """
@@ -46,7 +46,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_rules_args(solve)
     solve.add_argument("--all", action="store_true", help="every joker rule, bonus on and off")
     ev = sub.add_parser("eval", help="play N solitaire games with an agent; mean ± 95%% CI")
-    ev.add_argument("--agent", default="optimal", help="optimal | random | ppo:PATH.zip")
+    ev.add_argument("--agent", default="optimal",
+                    help="optimal | random | ppo:PATH (a .zip or a run dir)")
     ev.add_argument("--games", type=int, default=10_000, help="number of games (default 10000)")
     ev.add_argument("--seed", type=int, default=0, help="seed of the game stream (default 0)")
     ev.add_argument(
