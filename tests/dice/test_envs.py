@@ -44,7 +44,7 @@ def test_kostky_v0__outcome_rewards_sum_to_the_ranking():
             env.step(None)
             continue
         env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-    scores = totals(env.unwrapped.rules, env.unwrapped.state)[0]
+    scores = totals(env.unwrapped.rules, env.unwrapped.core_state)[0]
     if scores[0] == scores[1]:
         assert finals == {"player_0": 0.0, "player_1": 0.0}
     else:

@@ -40,7 +40,7 @@ def test_replay__recorded_game_replays_exactly(tmp_path, kwargs):
     assert len(steps) == len(moves)
     last = steps[-1]
     final, _ = game.step(raw.rules, last.state, [last.action])
-    assert all(np.array_equal(getattr(final, f), getattr(raw.state, f))
+    assert all(np.array_equal(getattr(final, f), getattr(raw.core_state, f))
                for f in ("hands", "discard", "cells", "scores", "winner"))
     results = [r["scores"] for r in records if r["kind"] == "result"]
     assert results == raw.deal_scores

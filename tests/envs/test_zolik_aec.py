@@ -62,7 +62,7 @@ def test_zolik_v0__each_agent_gets_its_own_seats_reward(mode):
     env = zolik_v0.env(rules="sk", num_players=3, reward=mode)
     for seed in range(6):
         finals, infos = play(env, seed)
-        state = env.unwrapped.state
+        state = env.unwrapped.core_state
         scores = game.rewards_of(env.unwrapped.rules, state)[0].astype(float)
         winner = int(state.winner[0])
         for p in range(3):
@@ -88,7 +88,7 @@ def test_zolik_v0__cut_off_deal_is_truncated_not_terminated():
             env.step(None)
             continue
         env.step(int(np.flatnonzero(obs["action_mask"])[-1]))
-    assert env.unwrapped.state.truncated[0] and int(env.unwrapped.state.turn[0]) == 6
+    assert env.unwrapped.core_state.truncated[0] and int(env.unwrapped.core_state.turn[0]) == 6
 
 
 def test_zolik_v0__reset_reseeds_only():
@@ -97,14 +97,14 @@ def test_zolik_v0__reset_reseeds_only():
     raw = env.unwrapped
     rules, mode = raw.rules, raw.reward_mode
     env.reset(seed=1)
-    first = raw.state.hands.copy()
+    first = raw.core_state.hands.copy()
     env.reset(seed=2)
-    assert not np.array_equal(first, raw.state.hands)
+    assert not np.array_equal(first, raw.core_state.hands)
     env.reset()
     assert raw.rules is rules and raw.reward_mode == mode == "win_loss"
     assert raw.rules.opening_points == 60 and raw.rules.num_players == 3
     env.reset(seed=1)
-    assert np.array_equal(first, raw.state.hands)
+    assert np.array_equal(first, raw.core_state.hands)
 
 
 def test_zolik_v0__match_plays_deals_with_rotating_start_until_over():
@@ -165,7 +165,7 @@ def test_zolik_v0__raw_env_names_bad_moves():
     ({"num_players": 1}, "num_players=1 not supported"),
     ({"rule_options": {"num_players": 3}}, "pass num_players as its own argument"),
     ({"reward": "points"}, "reward='points' unknown"),
-    ({"render_mode": "rgb_array"}, "render_mode='rgb_array' unknown"),
+    ({"render_mode": "rgb"}, "render_mode='rgb' unknown"),
 ])
 def test_zolik_v0__bad_arguments_raise_naming_them(kwargs, message):
     with pytest.raises(ValueError, match=message):

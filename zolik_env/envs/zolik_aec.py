@@ -14,9 +14,15 @@ PettingZoo
 Arguments: ``rules`` (preset ``cz``/``sk``/``jolly``), ``num_players`` (2-4),
 ``rule_options`` (dict of ``rules.preset`` keywords, e.g. ``{"opening_points": 51}``),
 ``reward`` (``"score"`` or ``"win_loss"``), ``match`` (play deals until
-``scoring.is_match_over``), ``render_mode`` (``"ansi"``/``"human"``) and
-``render_seat`` (whose hand is drawn: the agent to act by default, ``"all"`` for every
-hand). ``reset(seed)`` redeals from the seed; rules and rewards never change on reset.
+``scoring.is_match_over``), ``render_mode`` (``"ansi"``/``"human"`` card notation,
+``"rgb_array"`` a ``uint8 (H, W, 3)`` image of the table, ``zolik_env.envs.zolik_image``)
+and ``render_seat`` (whose hand is drawn: the agent to act by default, ``"all"`` for every
+hand; other hands are face down). ``reset(seed)`` redeals from the seed; rules and
+rewards never change on reset.
+
+State (centralised critics): ``state()`` is ``observe(..., privileged=True)`` from seat 0,
+the observation layout plus ``all_hands`` (P x 53) and ``stock_order`` (112, -1 past the
+stock), in ``state_space`` (int16 Box, 1,353 values for 2 players).
 
 Agents ``player_0 .. player_{n-1}`` sit in seats 0..n-1; the agent to act acts until its
 turn ends (draw, any melds and lay-offs, a discard), so one agent often steps many times
@@ -99,18 +105,38 @@ from zolik_env.envs.zolik_common import (
     observation_space,
     shape_rewards,
 )
+from zolik_env.envs.zolik_image import table_image
 from zolik_env.rummy import actions, game, options, render, scoring
 from zolik_env.rummy.observe import observe
 
 
-def env(**kwargs: Any) -> AECEnv:
-    """``raw_env`` wrapped: TerminateIllegal(-1) -> AssertOutOfBounds -> OrderEnforcing."""
-    return wrap(raw_env(**kwargs))
+def env(rules: str | options.RuleSet = "cz", num_players: int | None = None,
+        rule_options: dict[str, Any] | None = None, reward: str = "score",
+        match: bool = False, render_mode: str | None = None,
+        render_seat: int | str | None = None) -> AECEnv:
+    """Žolík for 2-4 agents, wrapped: TerminateIllegal(-1) -> AssertOutOfBounds ->
+    OrderEnforcing around ``raw_env``.
+
+    Args:
+        rules: preset ``"cz"``, ``"sk"`` or ``"jolly"``, or a ``RuleSet``.
+        num_players: 2 to 4 (default 2, or the ``RuleSet``'s).
+        rule_options: ``rules.preset`` keywords, e.g. ``{"opening_points": 51}``.
+        reward: ``"score"`` (zero-sum deal score / 100) or ``"win_loss"``.
+        match: play deals until ``scoring.is_match_over`` instead of one deal.
+        render_mode: ``None``, ``"ansi"``, ``"human"`` or ``"rgb_array"``.
+        render_seat: whose hand ``render`` shows: a seat, ``"all"``, or ``None`` for
+            the agent to act.
+    """
+    return wrap(raw_env(rules, num_players, rule_options, reward, match, render_mode,
+                        render_seat))
 
 
 class raw_env(MaskedAECEnv, EzPickle):  # PettingZoo naming
+    """Žolík without the standard wrappers: an illegal move raises ``ValueError``.
+    Arguments as ``env``; ``state()`` is the privileged view (``state_space``)."""
+
     metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": ["ansi", "human"],
+        "render_modes": ["ansi", "human", "rgb_array"],
         "name": "zolik_v0",
         "is_parallelizable": False,
         "render_fps": 1,
@@ -131,6 +157,7 @@ class raw_env(MaskedAECEnv, EzPickle):  # PettingZoo naming
         self.match, self.render_mode, self.render_seat = match, render_mode, render_seat
         self._set_spaces(self.rules.num_players, observation_space(self.rules),
                          actions.NUM_ACTIONS)
+        self.state_space = observation_space(self.rules, privileged=True)
         self._rng = np.random.default_rng()
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -144,16 +171,22 @@ class raw_env(MaskedAECEnv, EzPickle):  # PettingZoo naming
     def _deal(self, index: int) -> None:
         seed = int(self._rng.integers(2**63 - 1))
         deal_index = index if self.rules.starting_seat_rotates else 0
-        self.state = game.init(self.rules, [seed], deal_index)
+        self.core_state = game.init(self.rules, [seed], deal_index)
         self.recorder.start_deal(seed, deal_index)
-        self._mask = game.legal_action_mask(self.rules, self.state)[0].astype(np.int8)
-        self.agent_selection = self.possible_agents[int(self.state.current[0])]
+        self._mask = game.legal_action_mask(self.rules, self.core_state)[0].astype(np.int8)
+        self.agent_selection = self.possible_agents[int(self.core_state.current[0])]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.possible_agents.index(agent)
-        live = seat == int(self.state.current[0]) and not self.state.done[0]
+        live = seat == int(self.core_state.current[0]) and not self.core_state.done[0]
         mask = self._mask if live else np.zeros(actions.NUM_ACTIONS, np.int8)
-        return {"observation": observe(self.rules, self.state, seat)[0], "action_mask": mask}
+        return {"observation": observe(self.rules, self.core_state, seat)[0], "action_mask": mask}
+
+    def state(self) -> np.ndarray:
+        """int16 (``state_space``): the deal as seat 0 sees it plus every hand and the
+        stock order (``observe(..., privileged=True)``), for centralised critics."""
+        full: np.ndarray = observe(self.rules, self.core_state, 0, privileged=True)[0]
+        return full
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -161,15 +194,15 @@ class raw_env(MaskedAECEnv, EzPickle):  # PettingZoo naming
             self._was_dead_step(action)
             return
         a = self._check_action(agent, action)
-        self.recorder.move(self.state, a)
-        self.state, _ = game.step(self.rules, self.state, [a], validate=False)
+        self.recorder.move(self.core_state, a)
+        self.core_state, _ = game.step(self.rules, self.core_state, [a], validate=False)
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        if self.state.done[0]:
+        if self.core_state.done[0]:
             self._end_deal()
         else:
-            self._mask = game.legal_action_mask(self.rules, self.state)[0].astype(np.int8)
-            self.agent_selection = self.possible_agents[int(self.state.current[0])]
+            self._mask = game.legal_action_mask(self.rules, self.core_state)[0].astype(np.int8)
+            self.agent_selection = self.possible_agents[int(self.core_state.current[0])]
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
@@ -182,11 +215,11 @@ class raw_env(MaskedAECEnv, EzPickle):  # PettingZoo naming
             raise ValueError(f"{agent}: action {a} out of range [0, {actions.NUM_ACTIONS})")
         if not self._mask[a]:
             raise ValueError(f"{agent}: illegal move {actions.action_to_string(a)!r} "
-                             f"(action {a}) for seat {int(self.state.current[0])}")
+                             f"(action {a}) for seat {int(self.core_state.current[0])}")
         return a
 
     def _end_deal(self) -> None:
-        s = self.state
+        s = self.core_state
         self.recorder.end_deal(s)
         shaped = shape_rewards(self.rules, game.rewards_of(self.rules, s), s.winner,
                                self.reward_mode)[0]
@@ -201,14 +234,16 @@ class raw_env(MaskedAECEnv, EzPickle):  # PettingZoo naming
         ended = "truncations" if s.truncated[0] and not self.match else "terminations"
         setattr(self, ended, dict.fromkeys(self.agents, True))
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode")
             return None
         seat = self.render_seat
         if seat is None:
-            seat = int(self.state.current[0])
-        text = render.render(self.rules, self.state, 0, None if seat == "all" else int(seat))
+            seat = int(self.core_state.current[0])
+        if self.render_mode == "rgb_array":
+            return table_image(self.rules, self.core_state, None if seat == "all" else int(seat))
+        text = render.render(self.rules, self.core_state, 0, None if seat == "all" else int(seat))
         if self.match:
             text += f"\nmatch totals {scoring.match_totals(self.deal_scores)}"
         if self.render_mode == "human":

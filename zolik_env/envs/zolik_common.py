@@ -26,7 +26,7 @@ import numpy as np
 
 from zolik_env.arrays import Float64Array
 from zolik_env.rummy import game, options
-from zolik_env.rummy.observe import obs_layout, observe
+from zolik_env.rummy.observe import obs_size, obs_slices, observe
 from zolik_env.rummy.state import State
 
 SCORE_SCALE = 100.0
@@ -64,13 +64,15 @@ def check_reward_mode(mode: str) -> str:
     return mode
 
 
-def observation_space(rules: options.RuleSet) -> gymnasium.spaces.Box:
-    """int16 Box of the core's flat observation: -1 marks empty entries; scores may be
-    negative (sk, jolly)."""
-    size = sum(int(np.prod(shape)) for _, shape in obs_layout(rules))
+def observation_space(rules: options.RuleSet, privileged: bool = False) -> gymnasium.spaces.Box:
+    """int16 Box of the core's flat observation (``privileged``: the full view that
+    ``state()`` returns): -1 marks empty entries; scores may be negative (sk, jolly)."""
+    size = obs_size(rules, privileged)
     info = np.iinfo(np.int16)
     low = np.full(size, -1, np.int16)
-    low[size - rules.num_players:] = info.min  # the last slice is "scores"
+    for name, start, stop in obs_slices(rules, privileged):
+        if name == "scores":
+            low[start:stop] = info.min
     return gymnasium.spaces.Box(low, np.full(size, info.max, np.int16), (size,), np.int16)
 
 

@@ -3,10 +3,11 @@
 Gymnasium
 ---------
     import gymnasium as gym
-    import zolik_env.envs  # registers the ids
+    import zolik_env  # registers the ids
     env = gym.make("zolik/Zolik-v0", rules="cz", num_players=2, opponents=["random"])
     obs, info = env.reset(seed=0)
-    obs, reward, terminated, truncated, info = env.step(int(info["action_mask"].argmax()))
+    obs, reward, terminated, truncated, info = env.step(
+        env.action_space.sample(mask=info["action_mask"]))
 
 One deal per episode. The learner sits in a seat drawn per episode from the reset seed
 (or ``learner_seat``); the other seats are played by ``opponents`` (``"random"``, or
@@ -16,7 +17,11 @@ Opponents move inside ``reset`` and ``step`` until the learner is to act again.
 
 Observation and actions are those of ``zolik_v0`` (``zolik_env.envs.zolik_aec``): an
 int16 Box of the learner's view and ``Discrete(2658)``. ``action_masks()`` and
-``info["action_mask"]`` (bool) give the legal moves, for sb3-contrib's ``MaskablePPO``.
+``info["action_mask"]`` (``int8`` 0/1, the dtype ``action_space.sample(mask=...)``
+requires) give the legal moves, for sb3-contrib's ``MaskablePPO``.
+``render_mode``: ``"ansi"``/``"human"`` card notation, ``"rgb_array"`` a
+``uint8 (H, W, 3)`` image of the table (``zolik_env.envs.zolik_image``); both show only
+the learner's hand.
 ``info["seat"]`` is the learner's seat; after the deal ``info`` has ``deal_scores`` and
 ``winner``.
 
@@ -45,6 +50,7 @@ from zolik_env.envs.zolik_common import (
     resolve_opponents,
     shape_rewards,
 )
+from zolik_env.envs.zolik_image import table_image
 from zolik_env.rummy import actions, game, options, render
 from zolik_env.rummy.observe import observe
 
@@ -53,7 +59,8 @@ class ZolikEnv(gymnasium.Env[np.ndarray, np.int64]):
     """One learner seat against ``opponents``; see the module docstring."""
 
     # gymnasium.Env declares metadata as an instance attribute, so no ClassVar here
-    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 1}  # noqa: RUF012
+    metadata: dict[str, Any] = {  # noqa: RUF012
+        "render_modes": ["ansi", "human", "rgb_array"], "render_fps": 1}
 
     def __init__(self, rules: str | options.RuleSet = "cz", num_players: int | None = None,
                  opponents: Any = None, rule_options: dict[str, Any] | None = None,
@@ -76,7 +83,7 @@ class ZolikEnv(gymnasium.Env[np.ndarray, np.int64]):
         self._opp_rng = np.random.default_rng(0)
         self.state = game.init(self.rules, [0])
         self._over = True
-        self._mask = np.zeros(actions.NUM_ACTIONS, bool)
+        self._mask = np.zeros(actions.NUM_ACTIONS, np.int8)
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
@@ -91,7 +98,7 @@ class ZolikEnv(gymnasium.Env[np.ndarray, np.int64]):
             if not self.state.done[0]:
                 break
         self._over = False
-        self._mask = game.legal_action_mask(self.rules, self.state)[0]
+        self._mask = game.legal_action_mask(self.rules, self.state)[0].astype(np.int8)
         return self._obs(), self._info()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
@@ -102,7 +109,7 @@ class ZolikEnv(gymnasium.Env[np.ndarray, np.int64]):
             raise ValueError("the deal is over: call reset() before step()")
         if not self._mask[a]:
             self._over = True
-            self._mask = np.zeros(actions.NUM_ACTIONS, bool)
+            self._mask = np.zeros(actions.NUM_ACTIONS, np.int8)
             info = self._info() | {"illegal_action": True, "illegal_move": (
                 f"{actions.action_to_string(a)} (action {a}) for seat {self.seat}")}
             return self._obs(), float(self.illegal_reward), True, False, info
@@ -112,24 +119,26 @@ class ZolikEnv(gymnasium.Env[np.ndarray, np.int64]):
         reward = 0.0
         if self.state.done[0]:
             self._over = True
-            self._mask = np.zeros(actions.NUM_ACTIONS, bool)
+            self._mask = np.zeros(actions.NUM_ACTIONS, np.int8)
             reward = float(shape_rewards(self.rules, game.rewards_of(self.rules, self.state),
                                          self.state.winner, self.reward_mode)[0, self.seat])
         else:
-            self._mask = game.legal_action_mask(self.rules, self.state)[0]
+            self._mask = game.legal_action_mask(self.rules, self.state)[0].astype(np.int8)
         if self.render_mode == "human":
             self.render()
         return (self._obs(), reward, bool(self.state.terminated[0]),
                 bool(self.state.truncated[0]), self._info())
 
     def action_masks(self) -> np.ndarray:
-        """bool (2658,): the learner's legal moves (all False once the deal is over)."""
+        """int8 (2658,): 1 for the learner's legal moves (all 0 once the deal is over)."""
         return self._mask.copy()
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode")
             return None
+        if self.render_mode == "rgb_array":
+            return table_image(self.rules, self.state, self.seat)
         text = render.render(self.rules, self.state, 0, self.seat)
         if self.render_mode == "human":
             print(text + "\n")
