@@ -14,7 +14,8 @@ PettingZoo
 Agents ``player_0 .. player_{N-1}`` take whole turns in seat order: each turn is a run of
 rerolls ending with filling one box (docs/rules-spec.md §5). Options: ``num_players``,
 ``table``, ``joker``, ``yahtzee_bonus``, ``fixed_order``, ``reward`` and ``render_mode``
-(``"ansi"`` text, ``"rgb_array"`` a ``uint8 (H, W, 3)`` image of the dice and scorecards)
+(``"ansi"`` text, ``"human"`` the text printed after every step, ``"rgb_array"`` a
+``uint8 (H, W, 3)`` image of the dice and scorecards)
 (``players=`` is a deprecated alias of ``num_players``).
 
 State (centralised critics): every scorecard is public, so ``state()`` is every seat's
@@ -32,6 +33,7 @@ Rewards: ``reward="points"`` (default for one player): the points each action ea
 ``reward="outcome"`` (default for several): at the end +1 to the sole highest total,
 -1 to every seat below the top, 0 to seats sharing the top. An illegal move ends the game
 with -1 for the mover (``TerminateIllegalWrapper`` in ``env``).
+``env.unwrapped.core_state`` is the core's batch-of-one ``State``.
 """
 
 from __future__ import annotations
@@ -65,7 +67,8 @@ def env(num_players: int = 2, table: str = "classic", joker: str = "none",
         fixed_order: boxes of a column are filled top to bottom.
         reward: ``"points"`` (default for one player) or ``"outcome"`` (default for
             several: +1 / 0 / -1 by the final ranking).
-        render_mode: ``None``, ``"ansi"`` or ``"rgb_array"``.
+        render_mode: ``None``, ``"ansi"`` (``render()`` returns the text), ``"human"``
+            (printed after every step) or ``"rgb_array"``.
         players: deprecated alias of ``num_players``.
     """
     if players is not None:  # warned here, so the warning names the caller's line
@@ -81,7 +84,7 @@ class raw_env(MaskedAECEnv, EzPickle):  # PettingZoo naming
     Arguments as ``env``; ``state()`` is every seat's view (``state_space``)."""
 
     metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": ["ansi", "rgb_array"],
+        "render_modes": ["ansi", "human", "rgb_array"],
         "name": "kostky_v0",
         "is_parallelizable": False,
         "render_fps": 1,
@@ -157,8 +160,8 @@ class raw_env(MaskedAECEnv, EzPickle):  # PettingZoo naming
             self.terminations = dict.fromkeys(self.agents, True)
         self.agent_selection = self.possible_agents[int(self.core_state.current[0])]
         self._accumulate_rewards()
-        if self.render_mode == "ansi":
-            print(self.render())
+        if self.render_mode == "human":
+            self.render()
 
     def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
@@ -166,7 +169,11 @@ class raw_env(MaskedAECEnv, EzPickle):  # PettingZoo naming
             return None
         if self.render_mode == "rgb_array":
             return dice_image(self.rules, self.core_state)
-        return render_text(self.rules, self.core_state)
+        text = render_text(self.rules, self.core_state)
+        if self.render_mode == "human":
+            print(text + "\n")
+            return None
+        return text
 
     def close(self) -> None:
         return None

@@ -86,6 +86,8 @@ the mask ends the game with -1 for the mover and 0 for the others (all agents
 terminated and truncated); an id outside ``Discrete(2658)`` fails
 ``AssertOutOfBoundsWrapper``. ``raw_env`` raises ``ValueError`` naming the move and agent.
 Every episode is recorded (``env.unwrapped.recorder``, see ``zolik_env.envs.replay``).
+``env.unwrapped.core_state`` is the core's batch-of-one ``State`` (``state()`` is
+PettingZoo's global state).
 """
 
 from __future__ import annotations
