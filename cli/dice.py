@@ -22,7 +22,7 @@ EPILOG = """examples:
   zolik dice eval --agent optimal --games 100000 --joker forced
   zolik dice eval --agent ppo:runs/dice__1__X --joker forced --compare
   zolik dice bench --batch 1 4096
-  zolik dice train --config configs/dice/ppo_forced.yaml
+  zolik dice train --config ppo_forced                packaged config (zolik configs)
 """
 
 
@@ -61,7 +61,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--batch", type=int, nargs="+", default=[1, 4096], help="batch sizes")
     bench.add_argument("--seconds", type=float, default=2.0, help="time per cell")
     train = sub.add_parser("train", help="MaskablePPO on solitaire (train.dice_ppo)")
-    train.add_argument("--config", default="configs/dice/ppo_forced.yaml", help="YAML config")
+    train.add_argument("--config", default="ppo_forced",
+                       help="YAML file or packaged config name (default ppo_forced)")
     train.add_argument("--seed", type=int, help="override the config's seed")
     train.add_argument("--minutes", type=float, help="override time_budget_minutes")
     train.add_argument("--resume", help="continue the run in this run dir")
@@ -143,7 +144,13 @@ def cmd_train(args: argparse.Namespace) -> int:
         cfg = dice_ppo.load_config(run_dir / "config.yaml", time_budget_minutes=args.minutes)
         print(dice_ppo.run(cfg, run_dir))
     else:
-        cfg = dice_ppo.load_config(args.config, seed=args.seed, time_budget_minutes=args.minutes)
+        from cli.configs import resolve_config
+
+        try:
+            path = resolve_config(args.config, "dice")
+        except ValueError as error:
+            raise SystemExit(f"zolik dice train: {error}") from None
+        cfg = dice_ppo.load_config(path, seed=args.seed, time_budget_minutes=args.minutes)
         print(dice_ppo.run(cfg))
     return 0
 

@@ -1,7 +1,7 @@
 """``zolik eval``: duplicate-deal evaluation of agents and checkpoints.
 
     zolik eval --agents random greedy --preset cz --players 2 --deals 200
-    zolik eval --config configs/eval/default.yaml --agents random ppo:runs/x/model.zip --sequential
+    zolik eval --config default --agents random ppo:runs/x/model.zip --sequential
     zolik eval --agents mine=mypkg.mymod:make_agent greedy --workers 2 --record replays/
 
 An agent given as ``package.module:factory`` is imported (the current directory is
@@ -18,6 +18,7 @@ import os
 import sys
 
 from agents.registry import make_agent
+from cli.configs import resolve_config
 from eval.config import load_config
 from eval.report import agent_table, format_text, pair_table
 from eval.tournament import run
@@ -30,7 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play agents against each other on duplicate deals (every deal once per "
                     "seat rotation), with bootstrap intervals over deals and openskill "
                     "ratings; writes JSON, CSV, plots and a Markdown/HTML report.")
-    p.add_argument("--config", help="YAML config (configs/eval/default.yaml); flags override")
+    p.add_argument("--config", help="YAML file or packaged config name (default); flags override")
     p.add_argument("--agents", nargs="+", metavar="[NAME=]SPEC",
                    help="agent specs: random, greedy, planner, ppo:PATH, package.module:factory;"
                         " NAME= sets the name shown in the reports")
@@ -59,7 +60,8 @@ def main(argv: list[str] | None = None) -> int:
         sys.path.append(os.getcwd())
     overrides = {k: v for k, v in vars(args).items() if k != "config"}
     try:
-        cfg = load_config(args.config, **overrides)
+        path = resolve_config(args.config, "eval") if args.config else None
+        cfg = load_config(path, **overrides)
     except ValueError as error:
         print(f"zolik eval: {error}", file=sys.stderr)
         return 2

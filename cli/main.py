@@ -22,7 +22,19 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "eval": ("cli.eval", "duplicate-deal evaluation of agents: intervals, ratings, report"),
     "strength": ("cli.strength", "agent strength on duplicate deals: heuristic pairs, a PPO run"),
     "dice": ("cli.dice", "Pět kostek: exact solver, optimal play, PPO vs optimum, benchmark"),
+    "configs": ("cli.configs", "list the packaged YAML configs (usable by name: --config cz_2p)"),
 }
+
+
+def version() -> str:
+    """The installed distribution's version (package metadata)."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as dist_version
+
+    try:
+        return dist_version("zolik")
+    except PackageNotFoundError:
+        return "unknown (not installed: bash scripts/setup.sh)"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -31,6 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Reinforcement-learning kit for the rummy Žolík and the dice game Pět kostek.",
         epilog="Run `zolik COMMAND --help` for the options of one command.",
     )
+    parser.add_argument("--version", action="version", version=f"zolik {version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (_, help_text) in SUBCOMMANDS.items():
         sub.add_parser(name, help=help_text, add_help=False)
@@ -42,6 +55,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     if not argv or argv[0] in ("-h", "--help"):
         parser.print_help()
+        return 0
+    if argv[0] == "--version":
+        print(f"zolik {version()}")
         return 0
     name, rest = argv[0], argv[1:]
     if name not in SUBCOMMANDS:

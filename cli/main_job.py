@@ -4,7 +4,8 @@
     zolik main --minutes 3 --deals 50
     zolik main --steps 20000         # stop at a step count instead (still capped by --minutes)
 
-Steps: (1) ``train.ppo.run`` on ``configs/ppo/cz_2p.yaml`` with a wall-clock budget and
+Steps: (1) ``train.ppo.run`` on the packaged ``cz_2p`` config (``--config`` takes a name
+or a YAML path; ``zolik configs`` lists the names) with a wall-clock budget and
 denser snapshots, checkpoints and evaluations than the hour-long config; (2) the final
 checkpoint plays ``--deals`` duplicate deals against each baseline (``eval.harness``) on
 held-out seeds, distinct from both training deals and the periodic evaluations; (3) the
@@ -22,6 +23,7 @@ import time
 from typing import Any
 
 from agents import ppo as ppo_agent
+from cli.configs import resolve_config
 from train.config import load_config, parse_overrides
 from train.evaluate import append_rows, evaluate, format_table, plot_curve
 from train.ppo import RunResult, run
@@ -34,10 +36,12 @@ SHORT_RUN = ["snapshot_every=25000", "checkpoint_every=50000", "eval_every=60000
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="zolik main", description=__doc__.split("\n")[0])
-    parser.add_argument("--config", default="configs/ppo/cz_2p.yaml", help="PPO YAML config")
+    parser.add_argument("--config", default="cz_2p",
+                        help="PPO YAML file or packaged config name (default cz_2p)")
     parser.add_argument("--minutes", type=float, default=9.0,
                         help="training wall clock incl. periodic evaluation (default 9)")
-    parser.add_argument("--steps", type=int, help="stop training at this many learner steps")
+    parser.add_argument("--steps", type=int,
+                        help="stop training at this many learner steps (one rollout or more)")
     parser.add_argument("--deals", type=int, default=100,
                         help="duplicate deals per baseline in the final evaluation")
     parser.add_argument("--opponents", nargs="+", default=["random", "greedy", "planner"],
@@ -55,7 +59,17 @@ def train(args: argparse.Namespace) -> RunResult:
         overrides["total_steps"] = args.steps
     if args.seed is not None:
         overrides["seed"] = args.seed
-    return run(load_config(args.config, overrides))
+    try:
+        cfg = load_config(resolve_config(args.config, "ppo"), overrides)
+    except (ValueError, FileNotFoundError) as error:
+        raise SystemExit(f"zolik main: {error}") from None
+    rollout = cfg.num_envs * cfg.n_steps
+    if args.steps is not None and args.steps < rollout:
+        raise SystemExit(f"zolik main: --steps {args.steps} is less than one rollout "
+                         f"(num_envs {cfg.num_envs} x n_steps {cfg.n_steps} = {rollout} "
+                         f"learner steps), so no update would run: give --steps {rollout} "
+                         f"or more")
+    return run(cfg)
 
 
 def final_evaluation(result: RunResult, args: argparse.Namespace) -> list[dict[str, Any]]:

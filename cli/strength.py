@@ -29,7 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
     ppo.add_argument("--run", help="run dir to evaluate (its final.zip or newest checkpoint)")
     ppo.add_argument("--train-minutes", type=float,
                      help="first train on --config for this many minutes")
-    ppo.add_argument("--config", default="configs/ppo/cz_2p.yaml", help="YAML config")
+    ppo.add_argument("--config", default="cz_2p", help="YAML file or packaged config name")
     ppo.add_argument("--deals", type=int, default=400, help="duplicate deals per baseline")
     ppo.add_argument("--opponents", nargs="+", default=["greedy", "planner"])
     return parser
@@ -51,7 +51,13 @@ def cmd_ppo(args: argparse.Namespace) -> int:
     from train.strength import benchmark, train_run
 
     if args.train_minutes:
-        run_dir = train_run(args.config, args.train_minutes)
+        from cli.configs import resolve_config
+
+        try:
+            config = resolve_config(args.config, "ppo")
+        except ValueError as error:
+            raise SystemExit(f"zolik strength ppo: {error}") from None
+        run_dir = train_run(config, args.train_minutes)
     elif args.run:
         run_dir = pathlib.Path(args.run)
     else:

@@ -1,9 +1,10 @@
 """``zolik train``: PPO self-play from a config, or continue a run.
 
-    zolik train --config configs/ppo/cz_2p.yaml [--set total_steps=100000 --set seed=2]
+    zolik train --config cz_2p [--set total_steps=100000 --set seed=2]
     zolik train --resume runs/ppo_cz2p__1__20260101-120000 [--minutes 30]
 
-Only parses arguments, then calls ``train.ppo.run``. A resumed run keeps its
+Only parses arguments, then calls ``train.ppo.run``. ``--config`` takes a YAML path or
+the name of a packaged config (``zolik configs`` lists them). A resumed run keeps its
 ``config.yaml``; ``--minutes`` limits this session's wall clock without changing it.
 """
 
@@ -13,6 +14,7 @@ import argparse
 import pathlib
 import sys
 
+from cli.configs import resolve_config
 from train.config import load_config, parse_overrides
 from train.ppo import read_config, run
 
@@ -20,7 +22,8 @@ from train.ppo import read_config, run
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="zolik train",
                                      description="PPO self-play for Žolík (MaskablePPO).")
-    parser.add_argument("--config", default="configs/ppo/cz_2p.yaml", help="YAML config")
+    parser.add_argument("--config", default="cz_2p",
+                        help="YAML file or packaged config name (default cz_2p; zolik configs)")
     parser.add_argument("--set", action="append", metavar="KEY=VALUE", dest="overrides",
                         help="override a config key (YAML value); repeatable")
     parser.add_argument("--seed", type=int, help="shorthand for --set seed=N")
@@ -42,7 +45,11 @@ def main(argv: list[str] | None = None) -> int:
         overrides = parse_overrides(args.overrides)
         if args.seed is not None:
             overrides["seed"] = args.seed
-        result = run(load_config(args.config, overrides), minutes=args.minutes)
+        try:
+            cfg = load_config(resolve_config(args.config, "ppo"), overrides)
+        except (ValueError, FileNotFoundError) as error:
+            raise SystemExit(f"zolik train: {error}") from None
+        result = run(cfg, minutes=args.minutes)
     print(f"{result.run_dir}: {result.steps} steps in {result.seconds:.0f} s; "
           f"last checkpoint {result.final}")
     return 0
