@@ -74,6 +74,11 @@ def _rules(args: argparse.Namespace) -> DiceRules:
                      fixed_order=args.fixed_order)  # fmt: skip
 
 
+def _say(text: str) -> None:
+    """A progress line on stderr (the results go to stdout)."""
+    print(f"[zolik dice] {text} ...", file=sys.stderr, flush=True)
+
+
 def cmd_solve(args: argparse.Namespace) -> int:
     from zolik_env.dice import solver
 
@@ -108,8 +113,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
     from zolik_env.dice import evaluate, solver
 
     rules = _rules(args)
+    _say(f"solving the optimal tables for {rules} (about 30 s the first time; then cached in "
+         f"{solver.cache_dir()})")
     optimum = solver.expected_score(rules.joker, rules.yahtzee_bonus, rules.fixed_order)
     start = time.perf_counter()
+    _say(f"playing {args.games} games with {args.agent}")
     stats = play_dice(rules, make_agent(args.agent, rules), args.games, args.seed)
     summary = evaluate.summarise(stats, optimum) | {
         "agent": args.agent,
@@ -117,6 +125,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     }
     reference = None
     if args.compare:
+        _say(f"playing the same {args.games} games with optimal")
         ref_stats = play_dice(rules, make_agent("optimal", rules), args.games, args.seed)
         reference = evaluate.summarise(ref_stats, optimum)
         summary["optimal_on_same_dice"] = reference

@@ -100,14 +100,21 @@ def _callback(cfg: DicePPOConfig, run_dir: pathlib.Path, start: float) -> Any:
             self.csv = csv.writer(self.file)
             if new:
                 self.csv.writerow(["steps", "seconds", "games", "mean_score_last_1000", "fps"])
-            self.bar = tqdm(total=cfg.total_timesteps, initial=self.num_timesteps, unit="step",
-                            mininterval=30, file=sys.stderr)  # fmt: skip
+            # the bar counts the budget that stops the run: seconds, or steps without one
+            self.timed = bool(cfg.time_budget_minutes)
+            total = round(60 * cfg.time_budget_minutes) if self.timed else cfg.total_timesteps
+            self.bar = tqdm(total=total, initial=0 if self.timed else self.num_timesteps,
+                            unit="s" if self.timed else "step", mininterval=5,
+                            file=sys.stderr)  # fmt: skip
 
         def _on_step(self) -> bool:
             for info in self.locals["infos"]:
                 if "score" in info:
                     self.scores.append(info["score"])
-            self.bar.update(cfg.num_envs)
+            if self.timed:
+                self.bar.update(min(self.bar.total, int(time.time() - start)) - self.bar.n)
+            else:
+                self.bar.update(cfg.num_envs)
             if self.num_timesteps >= self.next_ckpt:
                 self.model.save(run_dir / "checkpoints" / f"step_{self.num_timesteps}.zip")
                 self.next_ckpt += cfg.checkpoint_every
@@ -122,7 +129,7 @@ def _callback(cfg: DicePPOConfig, run_dir: pathlib.Path, start: float) -> Any:
             self.csv.writerow([self.num_timesteps, round(elapsed, 1), len(self.scores),
                                round(mean, 2), round(fps)])  # fmt: skip
             self.file.flush()
-            self.bar.set_postfix(score=f"{mean:.1f}", refresh=False)
+            self.bar.set_postfix(steps=self.num_timesteps, score=f"{mean:.1f}", refresh=False)
 
         def _on_training_end(self) -> None:
             self.bar.close()
