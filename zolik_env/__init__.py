@@ -3,9 +3,10 @@ PettingZoo and Gymnasium environments over them (``zolik_env.envs``, ``zolik_v0`
 ``kostky_v0``).
 
 ``import zolik_env`` registers the Gymnasium ids ``zolik/Zolik-v0`` and
-``zolik/Kostky-v0`` without importing gymnasium itself: the cores stay free of it
+``zolik/Kostky-v0`` without importing gymnasium or the envs: the cores stay free of both
 (tests/test_layering.py). If gymnasium is loaded already the ids are registered now;
 otherwise a one-shot import hook registers them the moment gymnasium is first imported.
+The entry points are strings, so ``gymnasium.make`` imports an env only when it builds one.
 """
 
 from __future__ import annotations
@@ -17,16 +18,23 @@ import sys
 from collections.abc import Sequence
 from types import ModuleType
 
+# Gymnasium id -> "module:attribute" of the environment class
+ENV_IDS: dict[str, str] = {
+    "zolik/Kostky-v0": "zolik_env.envs.kostky:KostkyEnv",
+    "zolik/Zolik-v0": "zolik_env.envs.zolik_gym:ZolikEnv",
+}
 
-def _register() -> None:
-    from zolik_env.envs.registration import register_envs
 
-    register_envs()
+def register_ids(gymnasium: ModuleType) -> None:
+    """Register every id of ``ENV_IDS`` with the ``gymnasium`` module, each once."""
+    for env_id, entry_point in ENV_IDS.items():
+        if env_id not in gymnasium.registry:
+            gymnasium.register(id=env_id, entry_point=entry_point)
 
 
 class _RegisterWithGymnasium(importlib.abc.MetaPathFinder):
-    """Finds nothing itself: when gymnasium is about to be imported, it removes itself and
-    has gymnasium's own loader run, then register the kit's ids."""
+    """Finds nothing itself: when gymnasium is about to be imported, it removes itself,
+    lets gymnasium's own loader run, then registers the kit's ids."""
 
     def find_spec(self, fullname: str, path: Sequence[str] | None,
                   target: ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
@@ -40,13 +48,13 @@ class _RegisterWithGymnasium(importlib.abc.MetaPathFinder):
 
         def exec_then_register(module: ModuleType) -> None:
             run(module)
-            _register()
+            register_ids(module)
 
         setattr(spec.loader, "exec_module", exec_then_register)  # noqa: B010  # this loader only
         return spec
 
 
 if "gymnasium" in sys.modules:
-    _register()
+    register_ids(sys.modules["gymnasium"])
 elif not any(isinstance(f, _RegisterWithGymnasium) for f in sys.meta_path):
     sys.meta_path.insert(0, _RegisterWithGymnasium())

@@ -1,24 +1,18 @@
 """Gymnasium registration of the kit's single-agent environments.
 
-``import zolik_env`` registers the ids as soon as gymnasium is imported (before or after
-it); ``import zolik_env.envs`` registers them at once. This module imports gymnasium only
-inside ``register_envs``, so the hook in ``zolik_env/__init__.py`` can call it while
-gymnasium finishes loading.
+The ids and entry points live in ``zolik_env.ENV_IDS``: ``import zolik_env`` registers
+them as soon as gymnasium is imported, and ``import zolik_env.envs`` at once.
 """
 
 from __future__ import annotations
 
-# id -> "module:attribute" of the environment class
-ENV_IDS: dict[str, str] = {
-    "zolik/Kostky-v0": "zolik_env.envs.kostky:KostkyEnv",
-    "zolik/Zolik-v0": "zolik_env.envs.zolik_gym:ZolikEnv",
-}
+import gymnasium
+
+from zolik_env import ENV_IDS, register_ids
+
+__all__ = ["ENV_IDS", "register_envs"]
 
 
 def register_envs() -> None:
     """Register every id once; safe to call repeatedly."""
-    import gymnasium
-
-    for env_id, entry_point in ENV_IDS.items():
-        if env_id not in gymnasium.registry:
-            gymnasium.register(id=env_id, entry_point=entry_point)
+    register_ids(gymnasium)
