@@ -12,8 +12,21 @@ if [[ -f "$STAMP" && "$(cat "$STAMP")" == "$want" ]]; then
     exit 0
 fi
 if [[ ! -x "$VENV/bin/python" ]]; then
+    PYTHON="${PYTHON:-python3}"
+    if ! command -v "$PYTHON" >/dev/null 2>&1; then
+        echo "[setup] error: $PYTHON not found: install Python >= 3.11 (or set PYTHON=/path/to/python3.11)" >&2
+        exit 1
+    fi
+    if ! "$PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
+        echo "[setup] error: $("$PYTHON" -V 2>&1) is too old: install Python >= 3.11 (or set PYTHON=/path/to/python3.11)" >&2
+        exit 1
+    fi
+    if ! "$PYTHON" -c 'import venv, ensurepip' >/dev/null 2>&1; then
+        echo "[setup] error: $PYTHON has no working venv module: install it (Debian/Ubuntu: apt install python3-venv)" >&2
+        exit 1
+    fi
     echo "[setup] creating $VENV" >&2
-    python3 -m venv "$VENV"
+    "$PYTHON" -m venv "$VENV"
 fi
 PIP=("$VENV/bin/python" -m pip install --quiet --disable-pip-version-check)
 echo "[setup] installing torch==2.13.0 (CPU build)" >&2
