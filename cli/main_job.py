@@ -31,7 +31,7 @@ from zolik_env.seeds import EVAL_SEED_START
 
 FINAL_SEED_START = EVAL_SEED_START + 1_000_000  # final evaluation deals: after the periodic ones
 SHORT_RUN = ["snapshot_every=25000", "checkpoint_every=50000", "eval_every=60000",
-             "eval_deals=16"]
+             "eval_deals=16", "teacher_decisions=150000", "teacher_epochs=3"]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -40,23 +40,23 @@ class PPOConfig:
     """Learner decisions to train for (opponents' moves are not counted)."""
     time_budget_minutes: float = 0.0
     """Wall-clock budget of a session (training and evaluation); 0 = none."""
-    num_envs: int = 64
+    num_envs: int = 256
     """Deals stepped together in the batched VecEnv."""
-    n_steps: int = 128
+    n_steps: int = 32
     """Steps per env per rollout (rollout = num_envs * n_steps decisions)."""
     batch_size: int = 1024
     n_epochs: int = 3
-    learning_rate: float = 3.0e-4
+    learning_rate: float = 1.0e-4
     gamma: float = 0.998
     gae_lambda: float = 0.95
     clip_range: float = 0.2
-    ent_coef: float = 0.01
+    ent_coef: float = 0.001
     vf_coef: float = 0.5
     max_grad_norm: float = 0.5
     net_arch: tuple[int, ...] = (256, 256)
     """Hidden layers of the separate policy and value MLPs."""
     pool: dict[str, float] = dataclasses.field(
-        default_factory=lambda: {"latest": 0.3, "past": 0.2, "greedy": 0.5})
+        default_factory=lambda: {"latest": 0.3, "past": 0.2, "planner": 0.3, "greedy": 0.2})
     """Opponent mix, drawn per seat and deal: ``latest`` (newest snapshot of the learner),
     ``past`` (an older snapshot, uniformly) and baselines random, greedy, planner."""
     snapshot_every: int = 100_000
@@ -67,17 +67,17 @@ class PPOConfig:
     """Save ``checkpoints/step_{N}.zip`` every this many steps (and always at exit)."""
     eval_every: int = 300_000
     """Evaluate against ``eval_opponents`` every this many steps (and at the end); 0 = never."""
-    eval_opponents: tuple[str, ...] = ("random", "greedy")
+    eval_opponents: tuple[str, ...] = ("greedy", "planner")
     """Baselines for the periodic duplicate-deal evaluation (held-out deal seeds)."""
     eval_deals: int = 32
     """Duplicate deals per evaluation and opponent."""
-    teacher: str = ""
+    teacher: str = "planner"
     """Warm start: ``planner`` or ``greedy`` plays every seat of deals on the batched core,
     the new network learns its moves and the returns (``train.imitation``) before PPO
     starts; ``""`` = start from random weights. Not used when resuming."""
-    teacher_decisions: int = 300_000
+    teacher_decisions: int = 400_000
     """Teacher decisions to learn from (cached in ``{run_root}/teacher_cache``)."""
-    teacher_epochs: int = 3
+    teacher_epochs: int = 4
     """Passes over the teacher's decisions."""
     teacher_learning_rate: float = 1.0e-3
     """Adam step size of the warm start (PPO keeps ``learning_rate``)."""

@@ -83,3 +83,33 @@ def test_clone__learns_the_teacher_s_moves(small, tmp_path):
     after = imitation._held_out(model.policy, small, np.arange(len(small)))[0]
     assert report.samples == len(small)
     assert after > max(0.5, before + 0.2), (before, after)
+
+
+def test_warm_start__new_run_starts_from_the_clone_and_resume_keeps_it(tmp_path):
+    from tests.train.conftest import tiny_config
+    from train import ppo
+
+    cfg = tiny_config(tmp_path, teacher="greedy", teacher_decisions=300, teacher_epochs=1,
+                      total_steps=64)
+    result = ppo.run(cfg)
+    run_dir = result.run_dir
+    assert (run_dir / "warm_start.json").exists()
+    first = ppo.checkpoints(run_dir / "checkpoints")[0]
+    assert ppo.step_of(first) == 0
+    assert len(list((tmp_path / "runs" / "teacher_cache").glob("teacher_*.npz"))) == 1
+    # the saved step-0 network plays the teacher's moves better than a fresh one
+    from sb3_contrib import MaskablePPO
+
+    data = imitation.load_or_collect(tmp_path / "runs" / "teacher_cache", cfg.rules(),
+                                     "greedy", 300, cfg.seed, cfg.gamma, cfg.reward)
+    cloned = MaskablePPO.load(first, device="cpu")
+    fresh_cfg = tiny_config(tmp_path / "fresh")  # no teacher
+    fresh, _, _ = ppo.build(fresh_cfg, ppo.start_run(fresh_cfg))
+    rows = np.arange(len(data))
+    assert (imitation._held_out(cloned.policy, data, rows)[0]
+            > imitation._held_out(fresh.policy, data, rows)[0])
+    # resuming loads the newest checkpoint and does not clone again
+    (run_dir / "warm_start.json").unlink()
+    model, _, _ = ppo.build(ppo.read_config(run_dir), run_dir)
+    assert model.num_timesteps == ppo.step_of(ppo.checkpoints(run_dir / "checkpoints")[-1])
+    assert not (run_dir / "warm_start.json").exists()
