@@ -135,6 +135,7 @@ def test_run__repo_configs_train_a_few_steps(tmp_path, name):
     small = parse_overrides(["total_steps=64", "num_envs=4", "n_steps=16", "batch_size=32",
                              "n_epochs=1", "net_arch=[16]", "eval_every=64", "eval_deals=1",
                              "eval_opponents=[greedy]", "progress=false",
-                             "rule_options={max_turns: 60}", f"run_root={tmp_path}"])
+                             "rule_options={max_turns: 60}", f"run_root={tmp_path}",
+                             "teacher_decisions=300", "teacher_epochs=1"])
     result = ppo.run(load_config(f"configs/ppo/{name}.yaml", small))
     assert result.steps == 64 and (result.run_dir / "eval.csv").exists()
