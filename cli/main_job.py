@@ -23,8 +23,8 @@ import time
 from typing import Any
 
 from agents import ppo as ppo_agent
-from cli.configs import resolve_config
-from train.config import load_config, parse_overrides
+from cli.train import load_ppo_config
+from train.config import parse_overrides
 from train.evaluate import append_rows, evaluate, format_table, plot_curve
 from train.ppo import RunResult, run
 from zolik_env.seeds import EVAL_SEED_START
@@ -57,12 +57,7 @@ def train(args: argparse.Namespace) -> RunResult:
     overrides["time_budget_minutes"] = args.minutes
     if args.steps is not None:
         overrides["total_steps"] = args.steps
-    if args.seed is not None:
-        overrides["seed"] = args.seed
-    try:
-        cfg = load_config(resolve_config(args.config, "ppo"), overrides)
-    except (ValueError, FileNotFoundError) as error:
-        raise SystemExit(f"zolik main: {error}") from None
+    cfg = load_ppo_config("main", args.config, overrides, args.seed)
     rollout = cfg.num_envs * cfg.n_steps
     if args.steps is not None and args.steps < rollout:
         raise SystemExit(f"zolik main: --steps {args.steps} is less than one rollout "

@@ -13,9 +13,10 @@ from __future__ import annotations
 import argparse
 import pathlib
 import sys
+from typing import Any
 
 from cli.configs import resolve_config
-from train.config import load_config, parse_overrides
+from train.config import PPOConfig, load_config, parse_overrides
 from train.ppo import read_config, run
 
 
@@ -34,6 +35,18 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def load_ppo_config(command: str, config: str, overrides: dict[str, Any],
+                    seed: int | None) -> PPOConfig:
+    """The PPO config named or found at ``config`` with ``overrides`` (and ``seed``) on top;
+    a bad name, key or value ends ``zolik COMMAND`` with one line, no traceback."""
+    if seed is not None:
+        overrides = {**overrides, "seed": seed}
+    try:
+        return load_config(resolve_config(config, "ppo"), overrides)
+    except (ValueError, FileNotFoundError) as error:
+        raise SystemExit(f"zolik {command}: {error}") from None
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.resume:
@@ -42,13 +55,7 @@ def main(argv: list[str] | None = None) -> int:
         run_dir = pathlib.Path(args.resume)
         result = run(read_config(run_dir), run_dir, minutes=args.minutes)
     else:
-        overrides = parse_overrides(args.overrides)
-        if args.seed is not None:
-            overrides["seed"] = args.seed
-        try:
-            cfg = load_config(resolve_config(args.config, "ppo"), overrides)
-        except (ValueError, FileNotFoundError) as error:
-            raise SystemExit(f"zolik train: {error}") from None
+        cfg = load_ppo_config("train", args.config, parse_overrides(args.overrides), args.seed)
         result = run(cfg, minutes=args.minutes)
     print(f"{result.run_dir}: {result.steps} steps in {result.seconds:.0f} s; "
           f"last checkpoint {result.final}")

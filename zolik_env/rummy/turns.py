@@ -115,9 +115,9 @@ def refill_stock(rules: RuleSet, d: Arrays, rows: np.ndarray) -> np.ndarray:
     d["truncated"][cut_off] = True
     ended = np.concatenate([exhausted, cut_off])
     end_deal(rules, d, ended)
-    rebuilt = rows[empty][~np.isin(rows[empty], ended)]
-    _copy_fields(d, _PILE_SNAPSHOT, rebuilt)  # an UNDO later this turn keeps the new pile
-    return rows[~np.isin(rows, ended)]
+    live = ~np.isin(rows, ended)
+    _copy_fields(d, _PILE_SNAPSHOT, rows[empty & live])  # an UNDO later keeps the new pile
+    return rows[live]
 
 
 def draw(rules: RuleSet, d: Arrays, rows: np.ndarray) -> None:
