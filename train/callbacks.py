@@ -2,7 +2,9 @@
 pool snapshots, evaluation, the time budget, and logged metrics and timings.
 
 Logged each rollout (``progress*.csv`` and TensorBoard): SB3's own metrics, the learner's
-recent outcomes per opponent kind (``selfplay/win_vs_*``: it went out; ``reward_vs_*``),
+recent outcomes per opponent kind (``selfplay/win_vs_*``: it went out; ``reward_vs_*``,
+unshaped), the opponent mix (``pool/*``, which ``pool_focus`` moves towards the kinds
+the learner beats least),
 and the profile ``time/*``: seconds in the env step (core, masks, observations,
 opponents), in opponent policies alone, in the learner's forward passes, in PPO updates
 and in evaluation, plus ``time/steps_per_s`` over the session.
@@ -74,7 +76,7 @@ class TrainCallback(BaseCallback):
         for info in self.locals["infos"]:
             if "deal_scores" in info:
                 won = float(info["winner"] == info["seat"])
-                self.outcomes[info["opponent"]].append((won, float(info["episode"]["r"])))
+                self.outcomes[info["opponent"]].append((won, info["deal_reward"]))
         step = self.num_timesteps
         if self.bar is not None and self.budget:
             minutes = min((time.time() - self.start) / 60, self.bar.total)
@@ -121,6 +123,12 @@ class TrainCallback(BaseCallback):
                                    sum(r for _, r in seen) / len(seen))
         for key, value in self.profile().items():
             self.logger.record(f"time/{key}", value)
+        if self.cfg.pool_focus:
+            self.pool.focus({kind: sum(w for w, _ in seen) / len(seen)
+                             for kind, seen in self.outcomes.items() if seen},
+                            self.cfg.pool_focus)
+            for kind, chance in self.pool.mix().items():
+                self.logger.record(f"pool/{kind}", chance)
         if self.bar is not None and "greedy" in self.outcomes:
             seen = self.outcomes["greedy"]
             self.bar.set_postfix(win_vs_greedy=f"{sum(w for w, _ in seen) / len(seen):.2f}",

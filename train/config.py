@@ -34,6 +34,9 @@ class PPOConfig:
     """Extra ``rules.preset`` options, e.g. ``{opening_points: 51}``."""
     reward: str = "score"
     """``score`` (zero-sum deal score / 100) or ``win_loss``; always the learner's seat's."""
+    shaping: float = 0.0
+    """Potential-based reward shaping: this times the hand points the learner has shed
+    since the deal began, / 100, as the potential (``train.zolik_vec``); 0 = none."""
     seed: int = 1
     """Seeds the deals, the seats, the pool's draws, the network and PPO's sampling."""
     total_steps: int = 5_000_000
@@ -59,6 +62,9 @@ class PPOConfig:
         default_factory=lambda: {"latest": 0.3, "past": 0.2, "planner": 0.3, "greedy": 0.2})
     """Opponent mix, drawn per seat and deal: ``latest`` (newest snapshot of the learner),
     ``past`` (an older snapshot, uniformly) and baselines random, greedy, planner."""
+    pool_focus: float = 1.0
+    """Prioritised self-play: each kind's weight is multiplied by ``(1 - win share)``
+    to this power, the learner's recent win share against that kind (0 = fixed weights)."""
     snapshot_every: int = 100_000
     """Add a snapshot of the learner to the pool every this many steps."""
     pool_size: int = 8
@@ -81,7 +87,8 @@ class PPOConfig:
     """Passes over the teacher's decisions."""
     teacher_learning_rate: float = 1.0e-3
     """Adam step size of the warm start (PPO keeps ``learning_rate``)."""
-    torch_threads: int = 1
+    torch_threads: int = 2
+    """Torch threads (the PPO update runs while the env waits, so it may use every core)."""
     progress: bool = True
     """Show a tqdm progress bar."""
     run_root: str = "runs"
@@ -111,8 +118,9 @@ def _check(cfg: PPOConfig) -> None:
     for name in positive:
         if getattr(cfg, name) <= 0:
             raise ValueError(f"{name} must be positive, got {getattr(cfg, name)}")
-    if cfg.eval_every < 0 or cfg.time_budget_minutes < 0:
-        raise ValueError("eval_every and time_budget_minutes must be >= 0")
+    for name in ("eval_every", "time_budget_minutes", "pool_focus", "shaping"):
+        if getattr(cfg, name) < 0:
+            raise ValueError(f"{name} must be >= 0, got {getattr(cfg, name)}")
 
 
 def make_config(raw: dict[str, Any], source: str = "config") -> PPOConfig:

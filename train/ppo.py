@@ -30,6 +30,7 @@ from typing import Any
 import yaml
 
 from agents.ppo import ScaledObs, obs_scale, write_meta
+from agents.ppo_net import LeanMaskablePolicy
 from train.config import PPOConfig, make_config, to_dict
 from train.selfplay import OpponentPool, PoolVecEnv
 
@@ -90,7 +91,7 @@ def _new_model(cfg: PPOConfig, env: Any) -> Any:
     policy_kwargs = {"net_arch": list(cfg.net_arch), "features_extractor_class": ScaledObs,
                      "features_extractor_kwargs": {"scale": scale}}
     return MaskablePPO(
-        "MlpPolicy", env, learning_rate=cfg.learning_rate, n_steps=cfg.n_steps,
+        LeanMaskablePolicy, env, learning_rate=cfg.learning_rate, n_steps=cfg.n_steps,
         batch_size=cfg.batch_size, n_epochs=cfg.n_epochs, gamma=cfg.gamma,
         gae_lambda=cfg.gae_lambda, clip_range=cfg.clip_range, ent_coef=cfg.ent_coef,
         vf_coef=cfg.vf_coef, max_grad_norm=cfg.max_grad_norm, seed=cfg.seed, device="cpu",
@@ -110,7 +111,7 @@ def build(cfg: PPOConfig, run_dir: pathlib.Path) -> tuple[Any, PoolVecEnv, Oppon
     for snap in checkpoints(run_dir / "pool"):
         if step_of(snap) <= step:
             pool.add_snapshot(snap)
-    raw = PoolVecEnv(cfg.num_envs, cfg.rules(), pool, cfg.reward, seed)
+    raw = PoolVecEnv(cfg.num_envs, cfg.rules(), pool, cfg.reward, seed, cfg.shaping, cfg.gamma)
     env = VecMonitor(raw)
     if last:
         model = MaskablePPO.load(last[-1], env=env, device="cpu")

@@ -27,11 +27,19 @@ import numpy as np
 
 from agents import ppo as ppo_agent
 from agents.registry import make_agent
+from train.config import SELF_KINDS
 from train.zolik_vec import ZolikVecEnv
 from zolik_env.envs.zolik_common import opponent_actions
 from zolik_env.rummy.options import RuleSet
 from zolik_env.rummy.state import State
 from zolik_env.seeds import TRAIN_SEED_LIMIT
+
+FOCUS_FLOOR = 0.05  # the least (1 - win share) a kind is weighted by in ``focus``
+
+
+def _outcome_name(kind: str) -> str:
+    """The name outcomes against a pool kind are logged under (``deal_info``)."""
+    return "self" if kind in SELF_KINDS else kind
 
 
 class OpponentPool:
@@ -41,7 +49,8 @@ class OpponentPool:
                  seed: int) -> None:
         self.rules, self.pool_size = rules, pool_size
         self.kinds = [k for k, w in weights.items() if w > 0]
-        self.weights = np.array([weights[k] for k in self.kinds], np.float64)
+        self.base_weights = np.array([weights[k] for k in self.kinds], np.float64)
+        self.weights = self.base_weights.copy()
         self.rng = np.random.default_rng(seed)
         self.policies: list[Any] = []
         self.names: list[str] = []
@@ -63,6 +72,20 @@ class OpponentPool:
         policy.policy.optimizer = None  # an opponent needs no Adam state
         self.snapshots.append(self._add(policy, "self"))
         del self.snapshots[:-self.pool_size]
+
+    def focus(self, win_share: dict[str, float], power: float) -> None:
+        """Draw the opponents the learner beats less often more often (prioritised
+        fictitious self-play): each kind's configured weight times ``(1 - w) ** power``,
+        ``w`` the learner's recent win share against that kind (``self`` for snapshots,
+        0.5 while unknown), at least ``FOCUS_FLOOR`` so no kind drops out of the mix."""
+        shares = np.array([win_share.get(_outcome_name(k), 0.5) for k in self.kinds])
+        factor = np.maximum(1.0 - shares, FOCUS_FLOOR) ** power
+        self.weights = self.base_weights * factor
+
+    def mix(self) -> dict[str, float]:
+        """The current chance of each kind per opponent seat."""
+        return {k: float(w) for k, w in zip(self.kinds, self.weights / self.weights.sum(),
+                                             strict=True)}
 
     def sample(self, n: int) -> np.ndarray:
         """int64 (n,) opponent ids drawn by the configured weights."""
@@ -122,11 +145,13 @@ class PoolVecEnv(ZolikVecEnv):
     """``ZolikVecEnv`` with pool opponents (see the module docstring) and a step timer."""
 
     def __init__(self, num_envs: int, rules: RuleSet, pool: OpponentPool,
-                 reward: str = "score", seed: int = 0) -> None:
+                 reward: str = "score", seed: int = 0, shaping: float = 0.0,
+                 gamma: float = 1.0) -> None:
         self.pool = pool
         self.seconds = 0.0  # spent in step_wait (core, masks, observations, opponents)
         super().__init__(num_envs, rules=rules, reward=reward, seed=seed,
-                         hook=PoolOpponents(num_envs, rules, pool), seed_limit=TRAIN_SEED_LIMIT)
+                         hook=PoolOpponents(num_envs, rules, pool), seed_limit=TRAIN_SEED_LIMIT,
+                         shaping=shaping, gamma=gamma)
 
     def step_wait(self) -> Any:
         start = time.perf_counter()

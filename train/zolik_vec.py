@@ -17,6 +17,15 @@ from ``(seed, env index, episode)``, so runs are reproducible for the same ``see
 ``num_envs`` (the random opponents draw from one generator shared by all rows); with
 ``seed_limit``, deal seeds are reduced below it.
 An illegal learner action raises ``ValueError`` naming the env and the move.
+
+**Reward shaping** (``shaping`` > 0, Ng, Harada & Russell 1999): the potential of a
+learner decision point is ``shaping * (hand points at the deal's first learner decision -
+hand points now) / 100``, the points the learner has shed (``game.hand_points``), and 0
+once the deal is over. Each step adds ``gamma * potential(next) - potential(now)``: the
+discounted sum over a deal telescopes to 0 (the potential is 0 at both ends), so the
+best policy for the shaped rewards is the best one for the deal scores, while laying
+cards down is credited when it happens. ``infos`` of an ended deal carry
+``deal_reward``, the unshaped reward.
 """
 
 from __future__ import annotations
@@ -29,6 +38,7 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnvStepReturn
 
 from train.vec_base import BatchedVecEnv
 from zolik_env.envs.zolik_common import (
+    SCORE_SCALE,
     check_reward_mode,
     make_rules,
     observation_space,
@@ -84,15 +94,20 @@ class ZolikVecEnv(BatchedVecEnv):
                  num_players: int | None = None, opponents: Any = None,
                  rule_options: dict[str, Any] | None = None, reward: str = "score",
                  seed: int = 0, hook: OpponentHook | None = None,
-                 seed_limit: int | None = None) -> None:
+                 seed_limit: int | None = None, shaping: float = 0.0,
+                 gamma: float = 1.0) -> None:
         """``hook`` replaces ``opponents`` (pass one of them); ``seed_limit`` bounds the
-        deal seeds."""
+        deal seeds; ``shaping`` and ``gamma``: see the module docstring."""
         self.rules = make_rules(rules, num_players, rule_options)
         self.reward_mode = check_reward_mode(reward)
         if hook is not None and opponents is not None:
             raise ValueError("pass opponents or an opponent hook, not both")
         self.hook = hook if hook is not None else SeatOpponents(self.rules, opponents)
         self.seed_limit = seed_limit
+        if shaping < 0 or not 0 < gamma <= 1:
+            raise ValueError(f"shaping must be >= 0 and gamma in (0, 1], got {shaping} and "
+                             f"{gamma}")
+        self.shaping, self.gamma = float(shaping), float(gamma)
         self.render_mode = None
         super().__init__(num_envs, observation_space(self.rules),
                          gymnasium.spaces.Discrete(actions.NUM_ACTIONS))
@@ -105,6 +120,8 @@ class ZolikVecEnv(BatchedVecEnv):
         self._episodes = np.zeros(self.num_envs, np.uint64)
         self._rng = np.random.default_rng(int(seed) % 2**63)
         self.learner = np.zeros(self.num_envs, np.int64)
+        self._start_points = np.zeros(self.num_envs, np.float64)
+        self._potential = np.zeros(self.num_envs, np.float64)
         self.state = game.init(self.rules, np.zeros(self.num_envs, np.int64))
         self._new_deals(np.arange(self.num_envs))
         self._fresh = True  # the first reset() returns these deals
@@ -121,8 +138,29 @@ class ZolikVecEnv(BatchedVecEnv):
             self.state = game.reset_where(self.rules, self.state, rows, self._deal_seeds(key))
             self.state, moves = self._advance(self.state)
             self.num_decisions += moves
+            started = rows[~self.state.done[rows]]
+            self._start_points[started] = self._learner_points(started)
+            self._potential[started] = 0.0
             rows = np.flatnonzero(self.state.done)  # ended before the learner moved: redeal
         self._mask: np.ndarray | None = None
+
+    def _learner_points(self, rows: np.ndarray) -> np.ndarray:
+        """float64 (r,): hand points of the learner of each of ``rows``."""
+        return game.hand_points(self.rules, self.state.take(rows))[
+            np.arange(rows.size), self.learner[rows]].astype(np.float64)
+
+    def _shaping_terms(self, done: np.ndarray) -> np.ndarray:
+        """float64 (num_envs,): ``gamma * potential(next) - potential(now)`` of this step;
+        updates the potentials (0 for ended deals)."""
+        if not self.shaping:
+            return np.zeros(self.num_envs)
+        going = np.flatnonzero(~done)
+        new = np.zeros(self.num_envs)
+        new[going] = (self.shaping * (self._start_points[going] - self._learner_points(going))
+                      / SCORE_SCALE)
+        terms = self.gamma * new - self._potential
+        self._potential = new
+        return terms
 
     def _deal_seeds(self, key: np.ndarray) -> np.ndarray:
         seeds = key >> np.uint64(1)
@@ -168,7 +206,7 @@ class ZolikVecEnv(BatchedVecEnv):
         self.num_decisions += moves + self.num_envs
         self._mask = None
         done = self.state.done.copy()
-        rewards = np.zeros(self.num_envs, np.float32)
+        rewards = self._shaping_terms(done)
         infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
         if done.any():
             rows = np.flatnonzero(done)
@@ -176,16 +214,19 @@ class ZolikVecEnv(BatchedVecEnv):
             seat = self.learner[rows]
             shaped = shape_rewards(self.rules, game.rewards_of(self.rules, ended), ended.winner,
                                    self.reward_mode)
-            rewards[rows] = shaped[np.arange(rows.size), seat]
+            deal_reward = shaped[np.arange(rows.size), seat]
+            rewards[rows] += deal_reward
             last = observe(self.rules, ended, seat)
             for j, i in enumerate(rows):
                 infos[i] = {"terminal_observation": last[j], "seat": int(seat[j]),
+                            "deal_reward": float(deal_reward[j]),
                             "deal_scores": ended.scores[j].tolist(),
                             "winner": int(ended.winner[j]),
                             "TimeLimit.truncated": bool(ended.truncated[j]),
                             **self.hook.deal_info(int(i))}
             self._new_deals(rows)
-        return observe(self.rules, self.state, self.learner), rewards, done, infos
+        return (observe(self.rules, self.state, self.learner), rewards.astype(np.float32),
+                done, infos)
 
     def action_masks(self) -> np.ndarray:
         """bool (num_envs, 2658): each learner's legal moves."""

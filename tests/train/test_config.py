@@ -36,6 +36,10 @@ def test_config__unknown_key_is_an_error(tmp_path):
     ({"eval_opponents": ["ppo"]}, "eval_opponents"),
     ({"reward": "points"}, "reward"),
     ({"num_envs": 0}, "num_envs"),
+    ({"pool_focus": -1}, "pool_focus must be >= 0, got -1"),
+    ({"shaping": -0.5}, "shaping must be >= 0, got -0.5"),
+    ({"teacher": "oracle"}, "unknown teacher 'oracle'"),
+    ({"teacher_epochs": 0}, "teacher_epochs must be positive"),
 ])
 def test_config__bad_values_are_errors(raw, match):
     with pytest.raises(ValueError, match=match):

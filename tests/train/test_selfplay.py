@@ -59,3 +59,19 @@ def test_pool_env__training_deal_seeds_stay_below_the_eval_range(monkeypatch):
     PoolVecEnv(64, rules, OpponentPool(rules, {"random": 1.0}, 2, seed=0), seed=123)
     assert len(seeds) >= 64 and len(set(seeds)) == len(seeds)
     assert min(seeds) >= 0 and max(seeds) < TRAIN_SEED_LIMIT
+
+
+def test_pool_focus__draws_the_kind_the_learner_beats_least_more_often():
+    rules = make_rules("cz", 2, None)
+    pool = OpponentPool(rules, {"greedy": 1.0, "planner": 1.0, "latest": 1.0}, 4, seed=0)
+    assert pool.mix() == pytest.approx({"greedy": 1 / 3, "planner": 1 / 3, "latest": 1 / 3})
+    pool.focus({"greedy": 0.8, "planner": 0.3, "self": 0.5}, power=1.0)
+    mix = pool.mix()
+    assert mix["planner"] > mix["latest"] > mix["greedy"]
+    assert mix["planner"] / mix["greedy"] == pytest.approx(0.7 / 0.2)
+    pool.focus({"greedy": 1.0, "planner": 1.0, "self": 1.0}, power=2.0)
+    assert min(pool.mix().values()) > 0  # a kind always beaten stays in the mix
+    pool.focus({}, power=3.0)  # nothing known yet: the configured weights
+    assert pool.mix() == pytest.approx({"greedy": 1 / 3, "planner": 1 / 3, "latest": 1 / 3})
+    ids = pool.sample(3000)
+    assert {pool.names[i] for i in ids} == {"greedy", "planner", "random"}

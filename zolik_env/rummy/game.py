@@ -29,6 +29,7 @@ from zolik_env.rummy.masks import legal_action_mask
 from zolik_env.rummy.observe import card_locations, observe
 from zolik_env.rummy.options import RuleSet
 from zolik_env.rummy.state import CopyOnUse, State
+from zolik_env.rummy.values import hand_values
 
 __all__ = ["StepOut", "init", "legal_action_mask", "observe", "rewards_of", "step"]
 
@@ -156,6 +157,13 @@ def rewards_of(rules: RuleSet, state: State) -> np.ndarray:
     """int (B, P): the deal scores with higher = better (cz penalties negated)."""
     scores = state.scores.astype(np.int32)
     return -scores if rules.lower_is_better else scores
+
+
+def hand_points(rules: RuleSet, state: State) -> np.ndarray:
+    """int32 (B, P): the penalty points of the cards each seat holds, as if the deal ended
+    now with them in hand (before any not-opened surcharge)."""
+    points: np.ndarray = state.hands.astype(np.int32) @ hand_values(rules).astype(np.int32)
+    return points
 
 
 def conserved_cards(rules: RuleSet, state: State) -> np.ndarray:
