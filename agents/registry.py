@@ -2,7 +2,8 @@
 
 A spec is ``[NAME=]KIND[:ARGUMENT]``:
 
-- ``random``, ``greedy``, ``planner``, ``ppo:PATH`` (and kinds added with ``register``):
+- ``random``, ``greedy``, ``planner``, ``ppo:PATH``, ``pretrained:NAME`` (bots that ship,
+  ``agents.pretrained``) and kinds added with ``register``:
   a registered kind name always wins.
 - ``package.module:factory[:ARGUMENT]``: any other spec with a ``:`` is an import path.
   The module is imported and ``factory(rules)`` is called (``factory(rules, ARGUMENT)``
@@ -29,6 +30,7 @@ from zolik_env.rummy.options import RuleSet
 AGENTS: dict[str, str] = {
     "random": "agents.random_policy:make",
     "ppo": "agents.ppo:make",
+    "pretrained": "agents.pretrained:make",
     "greedy": "agents.greedy:make",
     "planner": "agents.planner:make",
 }
@@ -96,7 +98,8 @@ def make_agent(spec: str, rules: RuleSet) -> Policy:
                              f"SingleFromBatched add one from the other)")
     else:
         raise ValueError(f"unknown agent {spec!r}: choose from {', '.join(sorted(AGENTS))} "
-                         f"(ppo takes ppo:PATH), or give package.module:factory")
+                         f"(ppo takes ppo:PATH, pretrained takes pretrained:NAME), or give "
+                         f"package.module:factory")
     if name is not None or not isinstance(getattr(policy, "name", None), str):
         with contextlib.suppress(AttributeError):  # a read-only name stays as it is
             policy.name = name or spec

@@ -74,7 +74,7 @@ class SeatOpponents:
 
     def __init__(self, rules: options.RuleSet, opponents: Any) -> None:
         self.rules = rules
-        self.policies = resolve_opponents(opponents, rules.num_players)
+        self.policies = resolve_opponents(opponents, rules)
 
     def new_deals(self, rows: np.ndarray) -> None:
         return None

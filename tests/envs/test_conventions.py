@@ -214,3 +214,29 @@ def test_kostky_images__the_dice_key_changes_no_pixel():
     assert np.array_equal(env.render(), before)
     env.step(31 + 12)
     assert not np.array_equal(env.render(), before)
+
+
+def test_opponents__any_agent_spec_builds_through_the_registered_builder():
+    import gymnasium as gym
+
+    from agents.greedy import GreedyPolicy
+    from agents.planner import PlannerPolicy
+
+    env = gym.make("zolik/Zolik-v0", rules="cz", num_players=3, opponents=["planner", "greedy"])
+    env.reset(seed=3)
+    kinds = [type(p) for p in env.unwrapped.opponents]
+    assert kinds == [PlannerPolicy, GreedyPolicy]
+    with pytest.raises(ValueError, match="unknown agent 'nope'"):
+        gym.make("zolik/Zolik-v0", opponents="nope")
+
+
+def test_opponents__without_a_builder_only_random_and_objects_work(monkeypatch):
+    import importlib.metadata
+
+    from zolik_env.envs import zolik_common
+
+    monkeypatch.setattr(importlib.metadata, "entry_points", lambda group: [])
+    rules = zolik_common.make_rules("cz", 2, None)
+    assert len(zolik_common.resolve_opponents("random", rules)) == 1
+    with pytest.raises(ValueError, match="no agent builder is installed"):
+        zolik_common.resolve_opponents("greedy", rules)

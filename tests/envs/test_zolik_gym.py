@@ -91,7 +91,7 @@ def test_zolik_env__illegal_move_ends_the_episode_with_a_penalty():
 
 
 @pytest.mark.parametrize(("kwargs", "error", "message"), [
-    ({"opponents": ["greedy"]}, ValueError, r"make_agent\('greedy', rules\)"),
+    ({"opponents": ["gredy"]}, ValueError, "unknown agent 'gredy'"),
     ({"opponents": ["random", "random"]}, ValueError, "expected 1 opponent"),
     ({"opponents": [object()]}, TypeError, "neither act_batch nor act"),
     ({"learner_seat": 2}, ValueError, "learner_seat=2 is not a seat"),

@@ -105,8 +105,18 @@ class RandomOpponent:
         return game.sample_legal(mask, rng)
 
 
-def resolve_opponents(opponents: Any, num_players: int) -> list[Any]:
-    """``num_players - 1`` policies from ``None`` (all random), one spec, or a list."""
+AGENT_SPEC_GROUP = "zolik.agent_specs"
+"""Entry-point group of agent-spec builders: ``builder(spec, rules) -> Policy``. The kit
+registers ``agents.registry:make_agent`` here (``pyproject.toml``), so ``opponents=``
+takes every spec the command line does (``"planner"``, ``"pretrained:cz_2p"``,
+``"ppo:PATH"``, ``"mypkg.mod:factory"``) while this floor imports no agent code."""
+
+
+def resolve_opponents(opponents: Any, rules: options.RuleSet) -> list[Any]:
+    """``num_players - 1`` policies from ``None`` (all random), one spec or Policy, or a
+    list of them. A spec other than ``"random"`` is built by the builder registered under
+    ``AGENT_SPEC_GROUP``."""
+    num_players = rules.num_players
     if opponents is None:
         opponents = "random"
     if isinstance(opponents, str) or not isinstance(opponents, Sequence):
@@ -114,16 +124,27 @@ def resolve_opponents(opponents: Any, num_players: int) -> list[Any]:
     if len(opponents) != num_players - 1:
         raise ValueError(f"expected {num_players - 1} opponent(s) for num_players="
                          f"{num_players}, got {len(opponents)}")
-    return [_resolve_one(spec) for spec in opponents]
+    return [_resolve_one(spec, rules) for spec in opponents]
 
 
-def _resolve_one(spec: Any) -> Any:
+def _spec_builder() -> Any:
+    """The registered agent-spec builder, or None when no package registers one."""
+    from importlib.metadata import entry_points
+
+    found = entry_points(group=AGENT_SPEC_GROUP)
+    return next(iter(found)).load() if found else None
+
+
+def _resolve_one(spec: Any, rules: options.RuleSet) -> Any:
     if isinstance(spec, str):
         if spec == "random":
             return RandomOpponent()
-        raise ValueError(f"unknown opponent spec {spec!r}: the env builds only 'random'; "
-                         f"build others with agents.registry.make_agent({spec!r}, rules) "
-                         f"and pass the object")
+        builder = _spec_builder()
+        if builder is None:
+            raise ValueError(f"opponent spec {spec!r}: no agent builder is installed (entry "
+                             f"point group {AGENT_SPEC_GROUP!r}; bash scripts/setup.sh "
+                             f"installs the kit's); pass 'random' or a Policy object")
+        return builder(spec, rules)
     if not (callable(getattr(spec, "act_batch", None)) or callable(getattr(spec, "act", None))):
         raise TypeError(f"opponent {spec!r} has neither act_batch nor act (agents.base.Policy)")
     return spec

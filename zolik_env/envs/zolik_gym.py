@@ -10,9 +10,10 @@ Gymnasium
         env.action_space.sample(mask=info["action_mask"]))
 
 One deal per episode. The learner sits in a seat drawn per episode from the reset seed
-(or ``learner_seat``); the other seats are played by ``opponents`` (``"random"``, or
-objects with ``act_batch``/``act`` such as ``agents.registry.make_agent("random", rules)``;
-one spec for all or a list of ``num_players - 1``, seated after the learner in order).
+(or ``learner_seat``); the other seats are played by ``opponents``: any agent spec of
+the command line (``"random"``, ``"greedy"``, ``"planner"``, ``"pretrained:cz_2p"``,
+``"ppo:PATH"``, ``"mypkg.mod:factory"``) or objects with ``act_batch``/``act``; one for
+all or a list of ``num_players - 1``, seated after the learner in order.
 Opponents move inside ``reset`` and ``step`` until the learner is to act again.
 
 Observation and actions are those of ``zolik_v0`` (``zolik_env.envs.zolik_aec``): an
@@ -68,7 +69,7 @@ class ZolikEnv(gymnasium.Env[np.ndarray, np.int64]):
                  illegal_reward: float = -1.0, render_mode: str | None = None) -> None:
         self.rules = make_rules(rules, num_players, rule_options)
         self.reward_mode = check_reward_mode(reward)
-        self.opponents = resolve_opponents(opponents, self.rules.num_players)
+        self.opponents = resolve_opponents(opponents, self.rules)
         if learner_seat is not None and not 0 <= learner_seat < self.rules.num_players:
             raise ValueError(f"learner_seat={learner_seat!r} is not a seat in "
                              f"0..{self.rules.num_players - 1}")

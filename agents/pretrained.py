@@ -1,0 +1,95 @@
+"""``pretrained:NAME``: PPO bots that ship with the kit, playable without training.
+
+A bot is three files in ``agents/bots/`` (package data): ``NAME.pt``, the actor-critic's
+weights in float16 with the network's shape and the rules it was trained for (a few MB,
+written by ``train.export``); ``NAME.json``, the same rules plus the strength table
+measured on held-out duplicate deals; and ``NAME.md``, its model card (how it was
+trained, what it scores). ``pretrained:NAME`` rebuilds the network in float32 and plays
+it like ``ppo:PATH`` (sampling; ``pretrained:NAME:argmax`` plays the most likely move).
+Other rules than the bot's are a ``ValueError`` naming the difference.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import torch
+from gymnasium import spaces
+
+from agents.ppo import PPOPolicy, ScaledObs, obs_scale, rules_meta
+from agents.ppo_net import LeanMaskablePolicy
+from zolik_env.envs.zolik_common import observation_space
+from zolik_env.rummy.actions import NUM_ACTIONS
+from zolik_env.rummy.options import RuleSet
+
+BOTS = Path(__file__).with_name("bots")
+FORMAT = 1  # version of the ``.pt`` layout below
+
+
+def names() -> list[str]:
+    """The bots that ship, by name."""
+    return sorted(p.stem for p in BOTS.glob("*.pt"))
+
+
+def card(name: str) -> dict[str, Any]:
+    """A bot's ``NAME.json``: its rules and its measured strength."""
+    path = BOTS / f"{name}.json"
+    if not path.exists():
+        raise ValueError(f"no pretrained bot {name!r}: choose from {', '.join(names())}")
+    meta: dict[str, Any] = json.loads(path.read_text())
+    return meta
+
+
+def network(net_arch: list[int], rules: RuleSet) -> LeanMaskablePolicy:
+    """An untrained actor-critic of the trainer's shape for ``rules``."""
+    return LeanMaskablePolicy(observation_space(rules), spaces.Discrete(NUM_ACTIONS),
+                              lambda _: 0.0, net_arch=list(net_arch),
+                              features_extractor_class=ScaledObs,
+                              features_extractor_kwargs={"scale": obs_scale(rules).tolist()})
+
+
+def pack(policy: Any, rules: RuleSet) -> dict[str, Any]:
+    """What a bot's ``.pt`` holds: float16 weights, the hidden layers and the rules."""
+    arch = policy.net_arch
+    net_arch = list(arch) if isinstance(arch, list) else list(arch["pi"])
+    weights = {k: v.half() if v.is_floating_point() else v
+               for k, v in policy.state_dict().items()}
+    return {"format": FORMAT, "net_arch": net_arch, "rules": rules_meta(rules),
+            "state_dict": weights}
+
+
+def unpack(saved: dict[str, Any], rules: RuleSet, name: str) -> LeanMaskablePolicy:
+    """The network of a bot's ``.pt`` contents, after checking it fits ``rules``."""
+    if saved.get("format") != FORMAT:
+        raise ValueError(f"pretrained bot {name!r} has format {saved.get('format')!r}; this "
+                         f"kit reads format {FORMAT}")
+    want = rules_meta(rules)
+    diff = {k: (saved["rules"].get(k), v) for k, v in want.items() if saved["rules"].get(k) != v}
+    if diff:
+        detail = ", ".join(f"{k}: bot {a!r} vs requested {b!r}" for k, (a, b) in diff.items())
+        raise ValueError(f"pretrained bot {name!r} plays other rules ({detail})")
+    net = network(saved["net_arch"], rules)
+    net.load_state_dict({k: v.float() if v.is_floating_point() else v
+                         for k, v in saved["state_dict"].items()})
+    net.optimizer = None  # a player needs no Adam state
+    net.set_training_mode(False)
+    return net
+
+
+def load(name: str, rules: RuleSet, deterministic: bool = False) -> PPOPolicy:
+    """The bot ``name`` as a Policy for ``rules``."""
+    card(name)  # names the bots when ``name`` is unknown
+    saved = torch.load(BOTS / f"{name}.pt", map_location="cpu", weights_only=True)
+    suffix = ":argmax" if deterministic else ""
+    return PPOPolicy(unpack(saved, rules, name), f"pretrained:{name}{suffix}", deterministic)
+
+
+def make(rules: RuleSet, argument: str = "") -> PPOPolicy:
+    """Registry factory for ``pretrained:NAME`` (``pretrained:NAME:argmax``)."""
+    if not argument:
+        raise ValueError(f"pretrained needs a bot name: pretrained:NAME, NAME one of "
+                         f"{', '.join(names())}")
+    deterministic = argument.endswith(":argmax")
+    return load(argument.removesuffix(":argmax"), rules, deterministic)

@@ -1,0 +1,58 @@
+"""``zolik export``: a trained run as a pretrained bot that ships with the kit.
+
+    zolik export runs/ppo_cz2p__1__20261130-190213 --name cz_2p --deals 400
+    zolik export --list                     # the bots that ship: name, rules, strength
+
+Writes ``agents/bots/NAME.pt`` (float16 weights), ``NAME.json`` and the model card
+``NAME.md`` after measuring the exported bot on held-out duplicate deals
+(``train.export``). Then ``pretrained:NAME`` plays it in every command.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="zolik export", description="Package a PPO run as pretrained:NAME, with its "
+        "strength measured on held-out duplicate deals.")
+    parser.add_argument("run", nargs="?", help="run dir (its final.zip or newest checkpoint)")
+    parser.add_argument("--name", help="bot name, e.g. cz_2p (letters, digits, _)")
+    parser.add_argument("--deals", type=int, default=400,
+                        help="duplicate deals per baseline for the strength table (default 400)")
+    parser.add_argument("--note", default="", help="a sentence for the model card")
+    parser.add_argument("--list", action="store_true", help="list the bots that ship")
+    return parser
+
+
+def show_bots() -> int:
+    from agents import pretrained
+
+    for name in pretrained.names():
+        meta = pretrained.card(name)
+        scores = ", ".join(f"vs {r['opponent']} {r['score_diff']:+.1f}" for r in meta["strength"])
+        print(f"pretrained:{name:<10} {meta['rules']} {meta['num_players']}p, "
+              f"{meta['steps']:,} steps; {scores} points per deal")
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.list:
+        return show_bots()
+    if not args.run or not args.name:
+        parser.error("give a run dir and --name (or --list)")
+    if not args.name.replace("_", "").isalnum():
+        parser.error(f"--name {args.name!r}: use letters, digits and _")
+    if not Path(args.run).is_dir():
+        parser.error(f"no run dir {args.run!r}")
+    if args.deals <= 0:
+        parser.error(f"--deals must be positive, got {args.deals}")
+    from train.export import export
+
+    export(args.run, args.name, args.deals, note=args.note)
+    print(f"wrote agents/bots/{args.name}.pt, .json and .md: play it as pretrained:{args.name}")
+    return 0

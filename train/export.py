@@ -1,0 +1,102 @@
+"""Turn a PPO run into a pretrained bot (``pretrained:NAME``, see ``agents.pretrained``).
+
+    zolik export runs/ppo_cz2p__1__20261130-190213 --name cz_2p --deals 400
+
+Writes ``NAME.pt`` (float16 weights, a third of the checkpoint, which also holds Adam's
+state), then plays the bot as it will ship, from that file, against each baseline on
+held-out duplicate deals (seeds from ``EVAL_SEED_START + 3·10^6``: distinct from the
+training, periodic, main-job and strength-benchmark deals) and writes ``NAME.json``
+(rules, source, strength rows) and the model card ``NAME.md``.
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+from collections.abc import Sequence
+from typing import Any
+
+import torch
+
+from agents import ppo as ppo_agent
+from agents import pretrained
+from train.evaluate import evaluate, format_table
+from train.ppo import read_config
+from zolik_env.seeds import EVAL_SEED_START
+
+EXPORT_SEED_START = EVAL_SEED_START + 3_000_000
+
+
+def export(run_dir: str | pathlib.Path, name: str, deals: int = 400,
+           opponents: Sequence[str] = ("random", "greedy", "planner"),
+           out_dir: pathlib.Path = pretrained.BOTS, note: str = "") -> dict[str, Any]:
+    """Write the bot files for the run's final checkpoint; the ``NAME.json`` contents."""
+    from sb3_contrib import MaskablePPO
+
+    run = pathlib.Path(run_dir)
+    cfg = read_config(run)
+    checkpoint = ppo_agent.resolve_checkpoint(run)
+    rules = cfg.rules()
+    model = MaskablePPO.load(checkpoint, device="cpu")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    torch.save(pretrained.pack(model.policy, rules), out_dir / f"{name}.pt")
+    saved = torch.load(out_dir / f"{name}.pt", map_location="cpu", weights_only=True)
+    bot = ppo_agent.PPOPolicy(pretrained.unpack(saved, rules, name), f"pretrained:{name}")
+    rows = evaluate(rules, bot, opponents, deals, int(model.num_timesteps), seed=cfg.seed,
+                    seed_start=EXPORT_SEED_START)
+    print(format_table(rows))
+    meta = {**ppo_agent.rules_meta(rules), "source": str(checkpoint),
+            "steps": int(model.num_timesteps), "config": cfg.exp_name, "seed": cfg.seed,
+            "deals": deals, "seed_start": EXPORT_SEED_START, "strength": rows}
+    (out_dir / f"{name}.json").write_text(json.dumps(meta, indent=1))
+    (out_dir / f"{name}.md").write_text(model_card(name, meta, run, note))
+    return meta
+
+
+def _minutes(run: pathlib.Path) -> str:
+    """Wall-clock minutes of the run's sessions, as logged (``time/time_elapsed``)."""
+    import csv
+
+    total = 0.0
+    for log in sorted(run.glob("progress*.csv")):
+        rows = list(csv.DictReader(log.open()))
+        if rows:
+            total += float(rows[-1]["time/time_elapsed"]) / 60
+    return f"{total:.0f}"
+
+
+def model_card(name: str, meta: dict[str, Any], run: pathlib.Path, note: str) -> str:
+    rows = "\n".join(
+        f"| {r['opponent']} | {r['score_diff']:+.1f} [{r['score_diff_low']:+.1f}, "
+        f"{r['score_diff_high']:+.1f}] | {r['win']:.3f} [{r['win_low']:.3f}, {r['win_high']:.3f}] |"
+        for r in meta["strength"])
+    warm = run / "warm_start.json"
+    teacher = json.loads(warm.read_text()) if warm.exists() else None
+    start = (f"a warm start imitating `{teacher['teacher']}` ({teacher['samples']:,} decisions, "
+             f"{teacher['accuracy']:.1%} held-out move match), then " if teacher else "")
+    cfg = read_config(run)
+    recipe = ", ".join(f"{k} {getattr(cfg, k)}" for k in (
+        "num_envs", "n_steps", "n_epochs", "learning_rate", "ent_coef", "gamma", "net_arch",
+        "pool", "pool_focus", "shaping"))
+    return f"""# pretrained:{name}
+
+A MaskablePPO actor-critic for {meta['rules']} with {meta['num_players']} players
+(options {meta['rule_options'] or 'none'}), stored as float16 weights.
+
+**Training.** `zolik train` (run `{cfg.exp_name}`, seed {meta['seed']}): {start}PPO
+self-play against an opponent pool for {meta['steps']:,} learner steps, about
+{_minutes(run)} minutes on a 2-core CPU. Recipe: {recipe}.
+{note}
+
+**Strength.** {meta['deals']} duplicate deals per baseline (each deal once per seat
+rotation) on held-out seeds from {meta['seed_start']:,}, played from the shipped file;
+score difference in points per deal (bot minus baseline) and win share, 95% cluster
+bootstrap intervals:
+
+| opponent | score difference | win share |
+|---|---|---|
+{rows}
+
+Play it: `zolik eval --agents pretrained:{name} planner --deals 100`
+(`pretrained:{name}:argmax` plays the most likely move instead of sampling).
+"""
