@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 import torch
 
-from agents import pretrained
 from agents import ppo as ppo_agent
+from agents import pretrained
 from train.export import export
 from zolik_env.envs.zolik_common import make_rules
 from zolik_env.rummy import game
