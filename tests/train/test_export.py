@@ -45,7 +45,7 @@ def test_export__the_bot_plays_like_its_checkpoint(exported):
 
 
 def test_export__writes_rules_strength_and_a_model_card(exported):
-    cfg, _, out, meta = exported
+    _, _, out, meta = exported
     saved = json.loads((out / "tiny.json").read_text())
     assert saved == json.loads(json.dumps(meta))
     assert saved["rules"] == "cz" and saved["num_players"] == 2
