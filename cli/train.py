@@ -3,6 +3,9 @@
     zolik train --config cz_2p [--set total_steps=100000 --set seed=2]
     zolik train --resume runs/ppo_cz2p__1__20260101-120000 [--minutes 30]
 
+``--resume`` continues from the newest checkpoint that loads (a damaged one is skipped
+with a warning) and drops the log rows written after it, so each step is logged once.
+
 Only parses arguments, then calls ``train.ppo.run``. ``--config`` takes a YAML path or
 the name of a packaged config (``zolik configs`` lists them). A resumed run keeps its
 ``config.yaml``; ``--minutes`` limits this session's wall clock without changing it.
@@ -17,7 +20,7 @@ from typing import Any
 
 from cli.configs import resolve_config
 from train.config import PPOConfig, load_config, parse_overrides
-from train.ppo import read_config, run
+from train.ppo import checkpoints, read_config, run
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -31,8 +34,22 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--minutes", type=float,
                         help="wall-clock budget of this session (overrides time_budget_minutes)")
     parser.add_argument("--resume", metavar="RUN_DIR",
-                        help="continue this run from its newest checkpoint, same config")
+                        help="continue this run from its newest intact checkpoint, same config")
+    parser.add_argument("--restart", action="store_true",
+                        help="with --resume: a run dir without checkpoints trains from step 0")
     return parser
+
+
+def resume_dir(path: str, restart: bool) -> pathlib.Path:
+    """The run dir to resume, after checking it has a config and a checkpoint (or
+    ``restart``); otherwise one line naming what is missing."""
+    run_dir = pathlib.Path(path)
+    if not (run_dir / "config.yaml").is_file():
+        raise SystemExit(f"zolik train: {path} is not a run dir (no config.yaml)")
+    if not checkpoints(run_dir / "checkpoints") and not restart:
+        raise SystemExit(f"zolik train: {path} has no checkpoint to resume from; "
+                         f"--restart trains it from step 0 with its config.yaml")
+    return run_dir
 
 
 def load_ppo_config(command: str, config: str, overrides: dict[str, Any],
@@ -49,14 +66,20 @@ def load_ppo_config(command: str, config: str, overrides: dict[str, Any],
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.restart and not args.resume:
+        raise SystemExit("zolik train: --restart goes with --resume RUN_DIR")
     if args.resume:
         if args.overrides or args.seed is not None:
             raise SystemExit("--resume keeps the run's config: --set/--seed are not allowed")
-        run_dir = pathlib.Path(args.resume)
-        result = run(read_config(run_dir), run_dir, minutes=args.minutes)
+        run_dir: pathlib.Path | None = resume_dir(args.resume, args.restart)
+        cfg = read_config(run_dir)
     else:
+        run_dir = None
         cfg = load_ppo_config("train", args.config, parse_overrides(args.overrides), args.seed)
-        result = run(cfg, minutes=args.minutes)
+    try:
+        result = run(cfg, run_dir, minutes=args.minutes)
+    except OSError as error:  # a full disk or a read-only run_root: one line
+        raise SystemExit(f"zolik train: {error}") from None
     print(f"{result.run_dir}: {result.steps} steps in {result.seconds:.0f} s; "
           f"last checkpoint {result.final}")
     return 0

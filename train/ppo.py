@@ -18,11 +18,14 @@ step, and deals, seats and pool draws are reseeded from (seed, step).
 
 from __future__ import annotations
 
+import csv
 import dataclasses
 import json
 import os
 import pathlib
+import re
 import signal
+import sys
 import threading
 import time
 from typing import Any
@@ -64,23 +67,31 @@ def read_config(run_dir: pathlib.Path) -> PPOConfig:
                        str(run_dir / "config.yaml"))
 
 
+_CHECKPOINT = re.compile(r"step_(\d+)\.zip")
+
+
 def step_of(path: pathlib.Path) -> int:
     return int(path.stem.split("_")[1])
 
 
 def checkpoints(folder: pathlib.Path) -> list[pathlib.Path]:
-    """``step_*.zip`` in ``folder``, oldest first."""
-    return sorted(folder.glob("step_*.zip"), key=step_of)
+    """``step_N.zip`` files in ``folder``, oldest first (other names are ignored)."""
+    return sorted((p for p in folder.glob("step_*.zip") if _CHECKPOINT.fullmatch(p.name)),
+                  key=step_of)
 
 
 def save_checkpoint(model: Any, cfg: PPOConfig, path: pathlib.Path) -> pathlib.Path:
     """Save ``model`` (weights, optimizer, step count) and its rules sidecar, atomically:
     a kill during the save leaves the previous checkpoints intact."""
-    path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.stem}.tmp.zip")
-    model.save(tmp)
-    write_meta(path, cfg.rules(), step=int(model.num_timesteps), seed=cfg.seed)
-    os.replace(tmp, path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        model.save(tmp)
+        write_meta(path, cfg.rules(), step=int(model.num_timesteps), seed=cfg.seed)
+        os.replace(tmp, path)
+    except OSError as error:
+        tmp.unlink(missing_ok=True)
+        raise OSError(f"cannot save checkpoint {path}: {error.strerror or error}") from None
     return path
 
 
@@ -100,12 +111,11 @@ def _new_model(cfg: PPOConfig, env: Any) -> Any:
 
 
 def build(cfg: PPOConfig, run_dir: pathlib.Path) -> tuple[Any, PoolVecEnv, OpponentPool]:
-    """Pool, env and model; from the newest checkpoint in ``run_dir`` if there is one."""
-    from sb3_contrib import MaskablePPO
+    """Pool, env and model; from the newest intact checkpoint in ``run_dir`` if there is
+    one (the logs then lose what came after it)."""
     from stable_baselines3.common.vec_env import VecMonitor
 
-    last = checkpoints(run_dir / "checkpoints")
-    step = step_of(last[-1]) if last else 0
+    model, step = _newest_intact(run_dir / "checkpoints")
     seed = cfg.seed if step == 0 else cfg.seed * 1_000_003 + step  # fresh draws on resume
     pool = OpponentPool(cfg.rules(), cfg.pool, cfg.pool_size, seed)
     for snap in checkpoints(run_dir / "pool"):
@@ -113,14 +123,49 @@ def build(cfg: PPOConfig, run_dir: pathlib.Path) -> tuple[Any, PoolVecEnv, Oppon
             pool.add_snapshot(snap)
     raw = PoolVecEnv(cfg.num_envs, cfg.rules(), pool, cfg.reward, seed, cfg.shaping, cfg.gamma)
     env = VecMonitor(raw)
-    if last:
-        model = MaskablePPO.load(last[-1], env=env, device="cpu")
+    if model is not None:
+        model.set_env(env)
         model.set_random_seed(seed)
+        truncate_logs(run_dir, step)
     else:
         model = _new_model(cfg, env)
         if cfg.teacher:
             warm_start(model, cfg, run_dir)
     return model, raw, pool
+
+
+def _newest_intact(folder: pathlib.Path) -> tuple[Any, int]:
+    """(model, step) of the newest checkpoint in ``folder`` that loads, (None, 0) if there
+    is none; a checkpoint that does not load is skipped with a one-line warning."""
+    from sb3_contrib import MaskablePPO
+
+    for path in reversed(checkpoints(folder)):
+        try:
+            return MaskablePPO.load(path, device="cpu"), step_of(path)
+        except Exception as error:
+            print(f"warning: skipping damaged checkpoint {path} ({type(error).__name__}: "
+                  f"{error})", file=sys.stderr)
+    return None, 0
+
+
+def truncate_logs(run_dir: pathlib.Path, step: int) -> None:
+    """Drop rows logged after ``step`` from ``progress*.csv`` and ``eval.csv``: a run
+    resumed from the checkpoint at ``step`` logs those steps again."""
+    for log, column in [*((p, "time/total_timesteps") for p in run_dir.glob("progress*.csv")),
+                        (run_dir / "eval.csv", "steps")]:
+        if not log.exists():
+            continue
+        with log.open(newline="") as f:
+            rows = list(csv.DictReader(f))
+        kept = [r for r in rows if not r.get(column) or float(r[column]) <= step]
+        if len(kept) == len(rows) or not rows:
+            continue
+        tmp = log.with_name(f".{log.name}.tmp")
+        with tmp.open("w", newline="") as f:
+            writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+            writer.writeheader()
+            writer.writerows(kept)
+        os.replace(tmp, log)
 
 
 def warm_start(model: Any, cfg: PPOConfig, run_dir: pathlib.Path) -> None:

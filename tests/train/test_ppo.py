@@ -3,11 +3,13 @@ and resume after a simulated kill."""
 
 import csv
 import io
+import pathlib
 import zipfile
 
 import numpy as np
 import pytest
 import torch
+from sb3_contrib import MaskablePPO
 
 from agents.registry import make_agent
 from tests.train.conftest import tiny_config
@@ -139,3 +141,58 @@ def test_run__repo_configs_train_a_few_steps(tmp_path, name):
                              "teacher_decisions=300", "teacher_epochs=1"])
     result = ppo.run(load_config(f"configs/ppo/{name}.yaml", small))
     assert result.steps == 64 and (result.run_dir / "eval.csv").exists()
+
+
+def test_resume__skips_a_damaged_newest_checkpoint_and_stray_files(tmp_path, capsys):
+    cfg = tiny_config(tmp_path, total_steps=128, eval_every=0)
+    first = ppo.run(cfg)
+    run_dir = first.run_dir
+    (run_dir / "checkpoints" / "step_999.zip").write_bytes(b"cut short")  # a damaged newest
+    (run_dir / "checkpoints" / "step_abc.zip").write_bytes(b"stray")
+    assert [p.name for p in ppo.checkpoints(run_dir / "checkpoints")][-1] == "step_999.zip"
+    model, _, _ = ppo.build(ppo.read_config(run_dir), run_dir)
+    assert model.num_timesteps == 128
+    assert "skipping damaged checkpoint" in capsys.readouterr().err
+
+
+def test_resume__logs_hold_each_step_once(tmp_path):
+    cfg = tiny_config(tmp_path, total_steps=192, eval_every=64, checkpoint_every=64)
+    first = ppo.run(tiny_config(tmp_path, total_steps=192, eval_every=64,
+                                checkpoint_every=64))
+    run_dir = first.run_dir
+    # as after a kill -9 at step 192 whose last checkpoint was step 128
+    for name in ("final.zip", "final.json", "checkpoints/step_192.zip",
+                 "checkpoints/step_192.json"):
+        (run_dir / name).unlink()
+    ppo.run(ppo.read_config(run_dir), run_dir)
+    steps = []
+    for log in sorted(run_dir.glob("progress*.csv")):
+        steps += [int(r["time/total_timesteps"]) for r in csv.DictReader(log.open())]
+    assert len(steps) == len(set(steps)) and max(steps) == 192 == cfg.total_steps
+    evals = [(r["steps"], r["opponent"]) for r in csv.DictReader((run_dir / "eval.csv").open())]
+    assert len(evals) == len(set(evals))
+
+
+def test_save_checkpoint__a_failed_save_leaves_no_temporary_file(tmp_path, tiny_run):
+    cfg, result = tiny_run
+    model = MaskablePPO.load(result.final, device="cpu")
+    target = tmp_path / "ckpt" / "step_1.zip"
+
+    def full_disk(path, *args, **kwargs):
+        pathlib.Path(path).write_bytes(b"partial")
+        raise OSError(28, "No space left on device")
+
+    model.save = full_disk
+    with pytest.raises(OSError, match=r"cannot save checkpoint .*No space left on device"):
+        ppo.save_checkpoint(model, cfg, target)
+    assert list(target.parent.iterdir()) == []
+
+
+def test_cli_resume__refuses_a_dir_without_checkpoints_unless_restarted(tmp_path):
+    from cli import train as train_cli
+
+    run_dir = ppo.start_run(tiny_config(tmp_path))
+    with pytest.raises(SystemExit, match="has no checkpoint to resume from; --restart"):
+        train_cli.main(["--resume", str(run_dir)])
+    with pytest.raises(SystemExit, match="is not a run dir"):
+        train_cli.main(["--resume", str(tmp_path)])
