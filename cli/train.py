@@ -66,6 +66,8 @@ def load_ppo_config(command: str, config: str, overrides: dict[str, Any],
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.minutes is not None and args.minutes <= 0:
+        raise SystemExit(f"zolik train: --minutes must be positive, got {args.minutes:g}")
     if args.restart and not args.resume:
         raise SystemExit("zolik train: --restart goes with --resume RUN_DIR")
     if args.resume:

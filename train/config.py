@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import pathlib
+import re
 from typing import Any
 
 import yaml
@@ -114,13 +115,32 @@ def _check(cfg: PPOConfig) -> None:
                          f"(or \"\" for no warm start)")
     positive = ("total_steps", "num_envs", "n_steps", "batch_size", "n_epochs",
                 "snapshot_every", "pool_size", "checkpoint_every", "eval_deals", "torch_threads",
-                "teacher_decisions", "teacher_epochs", "teacher_learning_rate")
+                "teacher_decisions", "teacher_epochs", "teacher_learning_rate",
+                "learning_rate", "clip_range", "max_grad_norm")
     for name in positive:
         if getattr(cfg, name) <= 0:
             raise ValueError(f"{name} must be positive, got {getattr(cfg, name)}")
-    for name in ("eval_every", "time_budget_minutes", "pool_focus", "shaping"):
+    _check_ranges(cfg)
+    for name in ("eval_every", "time_budget_minutes", "pool_focus", "shaping", "ent_coef",
+                 "vf_coef"):
         if getattr(cfg, name) < 0:
             raise ValueError(f"{name} must be >= 0, got {getattr(cfg, name)}")
+
+
+def _check_ranges(cfg: PPOConfig) -> None:
+    """Values with a range or a relation to others (``_check`` has the sign rules)."""
+    if not re.fullmatch(r"[A-Za-z0-9][\w.-]*", cfg.exp_name):
+        raise ValueError(f"exp_name={cfg.exp_name!r}: use letters, digits, _ . - (it names a "
+                         f"folder inside run_root)")
+    for name in ("gamma", "gae_lambda"):
+        if not 0 < getattr(cfg, name) <= 1:
+            raise ValueError(f"{name} must be in (0, 1], got {getattr(cfg, name)}")
+    if any(width <= 0 for width in cfg.net_arch):
+        raise ValueError(f"net_arch layers must be positive, got {list(cfg.net_arch)}")
+    rollout = cfg.num_envs * cfg.n_steps
+    if cfg.batch_size > rollout:
+        raise ValueError(f"batch_size={cfg.batch_size} is larger than a rollout "
+                         f"(num_envs x n_steps = {rollout})")
 
 
 def make_config(raw: dict[str, Any], source: str = "config") -> PPOConfig:

@@ -63,12 +63,44 @@ def _is_tuple_field(field: dataclasses.Field[Any]) -> bool:
     return kind.startswith(("tuple", "Tuple"))
 
 
+# declared field type -> the Python types a value may have (bool is not an int here)
+_SCALARS: dict[str, tuple[type, ...]] = {"int": (int,), "float": (int, float), "bool": (bool,),
+                                          "str": (str,)}
+
+
+def _type_error(name: str, value: Any, declared: str) -> str | None:
+    """Why ``value`` does not fit the field type ``declared`` (None when it does). Strict:
+    no strings or floats for counts, no strings for flags, no numbers for names."""
+    declared = declared.replace(" ", "")
+    if declared in _SCALARS:
+        fits = isinstance(value, _SCALARS[declared]) and not (
+            declared != "bool" and isinstance(value, bool))
+        return None if fits else f"{name}={value!r} is not {_article(declared)}"
+    for inner in ("int", "float", "str"):
+        if declared == f"tuple[{inner},...]":
+            if not isinstance(value, tuple):
+                return f"{name}={value!r} is not a list"
+            wrong = [v for v in value if _type_error(name, v, inner)]
+            return f"{name}={list(value)!r}: {wrong[0]!r} is not {_article(inner)}" if wrong \
+                else None
+    if declared.startswith("dict[") and not isinstance(value, dict):
+        return f"{name}={value!r} is not a mapping"
+    return None
+
+
+def _article(declared: str) -> str:
+    return {"int": "an integer", "float": "a number", "bool": "true or false",
+            "str": "a string"}[declared]
+
+
 def build(cls: type[T], values: Mapping[str, Any], source: str = "config") -> T:
-    """``cls(**values)``: sequences become tuples for tuple fields.
+    """``cls(**values)``: sequences become tuples for tuple fields; every value must have
+    its field's declared type (``_type_error``), checked before the dataclass sees it.
 
     Raises:
-        ValueError: naming unknown keys, or (naming ``source``) values the dataclass
-            rejects; the config's own checks raise their own ``ValueError``.
+        ValueError: naming unknown keys, values of the wrong type, or (naming ``source``)
+            values the dataclass rejects; the config's own checks raise their own
+            ``ValueError``.
     """
     check_keys(cls, values, source)
     kwargs = dict(values)
@@ -76,6 +108,11 @@ def build(cls: type[T], values: Mapping[str, Any], source: str = "config") -> T:
         value = kwargs.get(field.name)
         if _is_tuple_field(field) and isinstance(value, list | tuple):
             kwargs[field.name] = tuple(value)
+        if field.name in kwargs:
+            declared = field.type if isinstance(field.type, str) else ""
+            problem = _type_error(field.name, kwargs[field.name], declared)
+            if problem:
+                raise ValueError(f"{problem} (in {source})")
     try:
         return cls(**kwargs)
     except TypeError as err:

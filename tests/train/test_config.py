@@ -40,6 +40,17 @@ def test_config__unknown_key_is_an_error(tmp_path):
     ({"shaping": -0.5}, "shaping must be >= 0, got -0.5"),
     ({"teacher": "oracle"}, "unknown teacher 'oracle'"),
     ({"teacher_epochs": 0}, "teacher_epochs must be positive"),
+    ({"exp_name": "../../x"}, "exp_name='../../x': use letters"),
+    ({"gamma": 5}, r"gamma must be in \(0, 1\], got 5"),
+    ({"clip_range": -1}, "clip_range must be positive, got -1"),
+    ({"net_arch": [0]}, r"net_arch layers must be positive, got \[0\]"),
+    ({"batch_size": 100000}, "batch_size=100000 is larger than a rollout"),
+    ({"eval_every": 1.5}, "eval_every=1.5 is not an integer"),
+    ({"progress": "no"}, "progress='no' is not true or false"),
+    ({"total_steps": 5.0}, "total_steps=5.0 is not an integer"),
+    ({"num_envs": True}, "num_envs=True is not an integer"),
+    ({"net_arch": [64, "wide"]}, "'wide' is not an integer"),
+    ({"learning_rate": "fast"}, "learning_rate='fast' is not a number"),
 ])
 def test_config__bad_values_are_errors(raw, match):
     with pytest.raises(ValueError, match=match):

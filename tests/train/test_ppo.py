@@ -196,3 +196,5 @@ def test_cli_resume__refuses_a_dir_without_checkpoints_unless_restarted(tmp_path
         train_cli.main(["--resume", str(run_dir)])
     with pytest.raises(SystemExit, match="is not a run dir"):
         train_cli.main(["--resume", str(tmp_path)])
+    with pytest.raises(SystemExit, match="--minutes must be positive, got -1"):
+        train_cli.main(["--minutes", "-1"])
