@@ -1,0 +1,160 @@
+"""No hidden information reaches a seat: counterfactual states that differ only in what
+a seat cannot see give it the same observation, legal moves, text view and table image.
+
+A counterfactual trades one card a seat cannot see, held by another seat since before
+the current turn, with a stock card of another kind, in that hand and, for the seat to
+act, in its turn-start snapshot (which UNDO restores), and redraws jolly's shuffle key.
+The checker is shown to fail on planted leaks, one per place hidden cards live.
+"""
+
+import numpy as np
+import pytest
+
+from zolik_env.envs.zolik_aec import raw_env
+from zolik_env.envs.zolik_image import table_image
+from zolik_env.rummy import game, options, render
+from zolik_env.rummy.observe import observe
+
+
+def hidden_swap(state, seat, rng):
+    """A batch-of-one copy of ``state`` differing only in what ``seat`` cannot see, or
+    None when no card can trade places (see the module docstring)."""
+    d = state.to_dict()
+    current = int(d["current"][0])
+    stock = d["stock"][0, : int(d["stock_len"][0])]
+    choices = []
+    for p in range(d["hands"].shape[1]):
+        if p == seat:
+            continue
+        free = d["hands"][0, p].astype(np.int16) - d["known_taken"][0, p]
+        if p == current:  # held since the turn began, so also in its snapshot
+            free = np.minimum(free, d["snap_hand"][0].astype(np.int16) - d["snap_known"][0])
+            free -= d["taken_unlaid"][0]
+        for kind in np.flatnonzero(free > 0):
+            choices += [(p, int(kind), int(pos)) for pos in np.flatnonzero(stock != kind)]
+    if not choices:
+        return None
+    p, kind, pos = choices[rng.integers(len(choices))]
+    other = int(stock[pos])
+    d["hands"][0, p, kind] -= 1
+    d["hands"][0, p, other] += 1
+    d["stock"][0, pos] = kind
+    if p == current:
+        d["snap_hand"][0, kind] -= 1
+        d["snap_hand"][0, other] += 1
+    d["rng_key"][0] = np.uint64(rng.integers(2**63))
+    return type(state)(**d)
+
+
+def seat_views(rules, state, seat, observe_fn=observe, mask_fn=game.legal_action_mask):
+    """Everything the kit shows ``seat`` of a batch-of-one state."""
+    views = {"observation": observe_fn(rules, state, seat)[0],
+             "text": render.render(rules, state, 0, seat),
+             "image": table_image(rules, state, seat)}
+    if int(state.current[0]) == seat and not state.done[0]:
+        views["mask"] = mask_fn(rules, state)[0]
+    return views
+
+
+def first_leak(rules, states, rng, **fns):
+    """``(state index, seat, view)`` of the first view that a counterfactual changes, or
+    None; also the number of counterfactuals compared."""
+    compared = 0
+    for i, state in enumerate(states):
+        for seat in range(rules.num_players):
+            other = hidden_swap(state, seat, rng)
+            if other is None:
+                continue
+            compared += 1
+            before, after = seat_views(rules, state, seat, **fns), seat_views(rules, other, seat,
+                                                                            **fns)
+            for name in before:
+                if not np.array_equal(before[name], after[name]):
+                    return (i, seat, name), compared
+    return None, compared
+
+
+def sampled_states(rules, deals=3, every=7, seed=0):
+    """Batch-of-one states along random deals, mid-turn ones included."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for deal in range(deals):
+        state = game.init(rules, [seed * 100 + deal])
+        step = 0
+        while not state.done[0]:
+            if step % every == 0:
+                out.append(state)
+            state = game.step(rules, state, game.sample_legal(
+                game.legal_action_mask(rules, state), rng))[0]
+            step += 1
+    return out
+
+
+CASES = [("cz", 2), ("sk", 3), ("jolly", 4)]
+
+
+@pytest.mark.parametrize(("preset", "players"), CASES)
+def test_no_peek__counterfactuals_change_nothing_a_seat_is_shown(preset, players):
+    rules = options.preset(preset, num_players=players, max_turns=60)
+    leak, compared = first_leak(rules, sampled_states(rules), np.random.default_rng(1))
+    assert leak is None
+    assert compared >= 40
+
+
+def test_no_peek__the_aec_env_shows_the_same_to_every_agent():
+    env = raw_env("sk", 3)
+    env.reset(seed=4)
+    rng = np.random.default_rng(2)
+    swapped = 0
+    for _ in range(120):
+        agent = env.agent_selection
+        for seat, name in enumerate(env.possible_agents):
+            other = hidden_swap(env.core_state, seat, rng)
+            if other is None:
+                continue
+            before = env.observe(name)
+            real, env.core_state = env.core_state, other
+            after = env.observe(name)
+            env.core_state = real
+            for key in before:
+                np.testing.assert_array_equal(before[key], after[key])
+            swapped += 1
+        if env.terminations[agent] or env.truncations[agent]:
+            break
+        env.step(int(rng.choice(np.flatnonzero(env.observe(agent)["action_mask"]))))
+    assert swapped >= 100
+
+
+def _leaky_observe(field, rows):
+    """``observe`` with a planted leak: ``rows`` of state field ``field`` appended."""
+    def leaky(rules, state, seat, **kwargs):
+        extra = np.asarray(getattr(state, field)).reshape(state.batch_size, -1)
+        return np.concatenate([observe(rules, state, seat, **kwargs),
+                               extra[:, rows].astype(np.int16)], axis=1)
+    return leaky
+
+
+@pytest.mark.parametrize(("field", "rows"), [
+    ("snap_hand", slice(None)),  # the UNDO snapshot of the seat to act
+    ("hands", slice(None)),  # every hand
+    ("stock", slice(None)),  # the stock's order
+    ("rng_key", slice(None)),  # jolly's shuffle key
+])
+def test_no_peek__a_planted_leak_is_caught(field, rows):
+    rules = options.preset("jolly", num_players=3, max_turns=60)
+    leak, _ = first_leak(rules, sampled_states(rules), np.random.default_rng(1),
+                         observe_fn=_leaky_observe(field, rows))
+    assert leak is not None and leak[2] == "observation"
+
+
+def test_no_peek__a_mask_that_reads_the_stock_is_caught():
+    rules = options.preset("cz", num_players=2, max_turns=60)
+
+    def leaky_mask(rules, state):
+        mask = game.legal_action_mask(rules, state).copy()
+        mask[:, 0] = state.stock[:, 0] % 2 == 0  # legal moves that depend on a hidden card
+        return mask
+
+    leak, _ = first_leak(rules, sampled_states(rules), np.random.default_rng(1),
+                         mask_fn=leaky_mask)
+    assert leak is not None and leak[2] == "mask"
