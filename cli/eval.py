@@ -72,7 +72,11 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as error:
         print(f"zolik eval: {error}", file=sys.stderr)
         return 2
-    result = run(cfg)
+    try:
+        result = run(cfg)
+    except OSError as error:  # the report or replay folder cannot be written
+        print(f"zolik eval: {error}", file=sys.stderr)
+        return 2
     print(format_text(*agent_table(result)))
     print()
     print(format_text(*pair_table(result)))

@@ -9,7 +9,9 @@ default and may never reach below ``TRAIN_SEED_LIMIT``.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -118,3 +120,31 @@ def load_config(path: str | Path | None = None, **overrides: Any) -> EvalConfig:
     overrides whose value is ``None`` are ignored."""
     source = str(path) if path is not None else "eval config"
     return make_config(read_values(path, overrides, skip_none=True), source)
+
+
+def out_path(cfg: EvalConfig) -> Path:
+    """Where the report of ``cfg`` goes: ``cfg.out`` or a new timestamped run dir."""
+    if cfg.out:
+        return Path(cfg.out)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    return Path("runs") / f"eval__{cfg.preset}{cfg.players}p__{cfg.seed}__{stamp}"
+
+
+def prepare_out(cfg: EvalConfig) -> Path:
+    """Create the report directory and check it takes files, before any deal is played.
+
+    Raises:
+        OSError: one line naming the directory and the reason (an existing file there,
+            no permission, a full disk).
+    """
+    out = out_path(cfg)
+    probe = out / ".write_check"
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        probe.write_bytes(b"ok")
+        probe.unlink()
+    except OSError as error:
+        with contextlib.suppress(OSError):
+            probe.unlink(missing_ok=True)
+        raise OSError(f"cannot write the report to {out}: {error.strerror or error}") from None
+    return out

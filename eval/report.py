@@ -13,7 +13,6 @@ import csv
 import dataclasses
 import html
 import json
-import time
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +20,7 @@ import numpy as np
 import yaml
 
 from eval import plots
+from eval.config import out_path
 from eval.result import EvalResult
 from zolik_env.seeds import TRAIN_SEED_LIMIT
 
@@ -29,11 +29,7 @@ RATES = (("win", "win rate"), ("opened", "opening rate"), ("out", "going-out rat
 
 def run_dir(result: EvalResult) -> Path:
     """``cfg.out`` or ``runs/eval__{preset}{players}p__{seed}__{time}``."""
-    cfg = result.config
-    if cfg.out:
-        return Path(cfg.out)
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    return Path("runs") / f"eval__{cfg.preset}{cfg.players}p__{cfg.seed}__{stamp}"
+    return out_path(result.config)
 
 
 def _interval(s: dict[str, float], digits: int = 1, percent: bool = False) -> str:
@@ -163,9 +159,10 @@ def game_rows(result: EvalResult) -> list[dict[str, Any]]:
     return rows
 
 
-def write_report(result: EvalResult) -> Path:
-    """Write every file of the module docstring; returns the run directory."""
-    out = run_dir(result)
+def write_report(result: EvalResult, out: Path | None = None) -> Path:
+    """Write every file of the module docstring into ``out`` (default: ``run_dir``);
+    returns the run directory."""
+    out = run_dir(result) if out is None else out
     out.mkdir(parents=True, exist_ok=True)
     cfg, s = result.config, result.summary
     (out / "config.yaml").write_text(yaml.safe_dump(cfg.to_dict(), sort_keys=False),

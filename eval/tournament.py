@@ -34,7 +34,7 @@ from agents import registry
 from agents.base import Policy
 from agents.registry import display_name, make_agent
 from eval import stats
-from eval.config import EvalConfig, make_config
+from eval.config import EvalConfig, make_config, prepare_out
 from eval.harness import MatchResult, concat_results, play_match
 from eval.result import EvalResult
 from eval.summary import Pair, summarize_pool
@@ -166,7 +166,11 @@ def play_pool(cfg: EvalConfig, policies: Sequence[Agent] | None = None
     parts: dict[Pair, list[MatchResult]] = {pair: [] for pair in pairs}
     stopped: set[Pair] = set()
     if cfg.record:
-        Path(cfg.record).mkdir(parents=True, exist_ok=True)
+        try:
+            Path(cfg.record).mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise OSError(f"cannot write replays to {cfg.record}: "
+                          f"{error.strerror or error}") from None
     agents = list(policies) if policies is not None else list(cfg.agents)
     init_args = (cfg.rules(), agents, names, cfg.seed, cfg.rng_scope, dict(registry.AGENTS),
                  cfg.record)
@@ -188,7 +192,9 @@ def play_pool(cfg: EvalConfig, policies: Sequence[Agent] | None = None
 
 def run(cfg: EvalConfig, policies: Sequence[Agent] | None = None,
         write: bool = True) -> EvalResult:
-    """Play, summarise and (with ``write``) write the report into the run directory."""
+    """Play, summarise and (with ``write``) write the report into the run directory,
+    which is created and checked before the first deal (``config.prepare_out``)."""
+    out = prepare_out(cfg) if write else None
     names, matches, stopped = play_pool(cfg, policies)
     summary = summarize_pool(names, matches, cfg.players, stopped, cfg.confidence,
                              cfg.bootstrap, cfg.seed)
@@ -196,7 +202,7 @@ def run(cfg: EvalConfig, policies: Sequence[Agent] | None = None,
     if write:
         from eval.report import write_report  # matplotlib only when writing
 
-        result.out_dir = write_report(result)
+        result.out_dir = write_report(result, out)
     return result
 
 

@@ -83,3 +83,17 @@ def test_cli__prints_the_table_and_writes_the_report(tmp_path, capsys):
     assert (tmp_path / "results.json").exists() and not (tmp_path / "scores.png").exists()
     assert cli.main(["--agents", "random", "nobody", "--deals", "2"]) == 2
     assert "unknown agent 'nobody'" in capsys.readouterr().err
+
+
+def test_cli__an_unwritable_report_folder_fails_before_any_deal(tmp_path, capsys, monkeypatch):
+    from eval import tournament
+
+    monkeypatch.setattr(tournament, "play_pool",
+                        lambda *a, **k: pytest.fail("played deals before checking --out"))
+    taken = tmp_path / "a_file"
+    taken.write_text("not a folder")
+    code = cli.main(["--agents", "random", "random", "--deals", "2", "--out", str(taken),
+                     "--no-progress"])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and err.startswith(f"zolik eval: cannot write the report to {taken}")
+    assert len(err.splitlines()) == 1 and taken.read_text() == "not a folder"
