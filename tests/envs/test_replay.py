@@ -1,6 +1,7 @@
 """Replays: any game recorded as JSONL replays exactly; ``zolik replay`` prints it."""
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -8,7 +9,7 @@ import pytest
 from cli import main as cli
 from zolik_env import zolik_v0
 from zolik_env.envs import replay
-from zolik_env.rummy import game
+from zolik_env.rummy import game, options
 
 
 def play_and_record(tmp_path, **kwargs):
@@ -70,3 +71,51 @@ def test_replay_cli__records_and_prints_turn_by_turn(tmp_path, capsys):
     with pytest.raises(SystemExit):
         cli.main(["replay", str(tmp_path / "missing.jsonl")])
     assert "bench-env" in cli.SUBCOMMANDS and "replay" in cli.SUBCOMMANDS
+
+
+def _lines(path):
+    return path.read_text(encoding="utf-8").splitlines()
+
+
+def _damaged(tmp_path, change):
+    """A recorded random game with ``change(lines) -> lines`` applied."""
+    path = tmp_path / "game.jsonl"
+    replay.record_random(options.preset("cz", num_players=2, max_turns=40), 3).save(path)
+    path.write_text("\n".join(change(_lines(path))) + "\n", encoding="utf-8")
+    return path
+
+
+def _with_result(lines, **changes):
+    result = json.loads(lines[-1])
+    result.update(changes)
+    return [*lines[:-1], json.dumps(result)]
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (lambda lines: lines[:-6], "has no result line: the file is cut short"),
+    (lambda lines: lines[:-1], "has no result line: the file is cut short"),
+    (lambda lines: _with_result(lines, truncated=not json.loads(lines[-1])["truncated"]),
+     "truncated recorded"),
+    (lambda lines: _with_result(lines, scores=[1, 2]), "scores recorded"),
+    (lambda lines: [*lines, lines[-2]], "a record after its deal's result line"),
+    (lambda lines: [*lines[:-2], lines[-1], lines[-2]], "result recorded before deal 0 ended"),
+    (lambda lines: [lines[0], *lines[2:]], "before any deal line"),
+    (lambda lines: [*lines[:3], lines[3].replace('"seat": ', '"seat": 1'), *lines[4:]],
+     "the move is recorded for seat"),
+    (lambda lines: [*lines[:2], "{not json", *lines[2:]], "line 3 is not JSON"),
+    (lambda lines: [], "empty replay file"),
+])
+def test_replay__a_damaged_file_is_an_error_naming_what_is_wrong(tmp_path, change, message):
+    path = _damaged(tmp_path, change)
+    with pytest.raises(ValueError, match=re.escape(message)):
+        list(replay.replay(replay.load(path)))
+
+
+def test_replay_cli__a_file_cut_short_exits_2_in_one_line(tmp_path, capsys):
+    from cli import replay as replay_cli
+
+    path = _damaged(tmp_path, lambda lines: lines[:-1])
+    with pytest.raises(SystemExit) as stop:
+        replay_cli.main([str(path)])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and "cut short" in err and "replayed" not in err

@@ -74,8 +74,21 @@ class Recorder:
 
 
 def load(path: str | Path) -> list[dict[str, Any]]:
-    lines = Path(path).read_text(encoding="utf-8").splitlines()
-    return [json.loads(line) for line in lines if line.strip()]
+    """The records of a replay file; ``ValueError`` naming the line that is not JSON."""
+    records = []
+    for number, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as err:
+            raise ValueError(f"line {number} is not JSON ({err.msg})") from None
+        if not isinstance(record, dict) or "kind" not in record:
+            raise ValueError(f"line {number} is not a replay record (no 'kind')")
+        records.append(record)
+    if not records:
+        raise ValueError("empty replay file")
+    return records
 
 
 def rules_of(header: dict[str, Any]) -> options.RuleSet:
@@ -100,27 +113,64 @@ def replay(records: list[dict[str, Any]]) -> Iterator[ReplayStep]:
     """Replay every move, yielding each before it is played.
 
     Raises:
-        ValueError: on an illegal move or when a deal's scores differ from the record.
+        ValueError: naming the line, on an illegal move, a move whose seat or turn is not
+            the game's, a move after its deal's result, a result before the deal ended or
+            differing from the replay (scores, winner, cut off), or a deal without its
+            result line (a file cut short).
     """
     rules = rules_of(records[0])
     state: State | None = None
+    deal, ended = -1, True
     for line, rec in enumerate(records[1:], start=2):
-        if rec["kind"] == "deal":
+        kind = rec["kind"]
+        if kind == "deal":
+            if not ended:
+                raise ValueError(f"line {line}: deal {deal} has no result line")
             state = game.init(rules, [rec["seed"]], rec["deal_index"])
-        elif rec["kind"] == "move":
-            assert state is not None, "a move before its deal"
+            deal, ended = rec["deal"], False
+        elif kind == "move":
+            state = _live(state, ended, line)
+            _check_mover(rec, state, line)
             action = actions.string_to_action(rec["move"])
             yield ReplayStep(rec["deal"], state, int(state.current[0]), rec["move"], action)
             try:
                 state, _ = game.step(rules, state, [action])
             except ValueError as err:
                 raise ValueError(f"line {line}: {err}") from err
-        elif rec["kind"] == "result":
-            assert state is not None, "a result before its deal"
-            got = state.scores[0].tolist()
-            if got != rec["scores"] or int(state.winner[0]) != rec["winner"]:
-                raise ValueError(f"line {line}: replay diverged in deal {rec['deal']}: "
-                                 f"recorded scores {rec['scores']}, replayed {got}")
+        elif kind == "result":
+            _check_result(rec, _live(state, ended, line), line)
+            ended = True
+        else:
+            raise ValueError(f"line {line}: unknown record kind {kind!r}")
+    if not ended:
+        raise ValueError(f"deal {deal} has no result line: the file is cut short")
+
+
+def _live(state: State | None, ended: bool, line: int) -> State:
+    """The state of the deal in play; ``ValueError`` when there is none."""
+    if state is None:
+        raise ValueError(f"line {line}: a move or result before any deal line")
+    if ended:
+        raise ValueError(f"line {line}: a record after its deal's result line")
+    return state
+
+
+def _check_mover(rec: dict[str, Any], state: State, line: int) -> None:
+    seat, turn = int(state.current[0]), int(state.turn[0])
+    if rec.get("seat") != seat or rec.get("turn") != turn:
+        raise ValueError(f"line {line}: the move is recorded for seat {rec.get('seat')} at turn "
+                         f"{rec.get('turn')}; the game has seat {seat} to act at turn {turn}")
+
+
+def _check_result(rec: dict[str, Any], state: State, line: int) -> None:
+    if not state.done[0]:
+        raise ValueError(f"line {line}: result recorded before deal {rec['deal']} ended")
+    got = {"scores": state.scores[0].tolist(), "winner": int(state.winner[0]),
+           "truncated": bool(state.truncated[0])}
+    wrong = {k: (rec.get(k), v) for k, v in got.items() if rec.get(k) != v}
+    if wrong:
+        detail = ", ".join(f"{k} recorded {a!r}, replayed {b!r}" for k, (a, b) in wrong.items())
+        raise ValueError(f"line {line}: replay diverged in deal {rec['deal']}: {detail}")
 
 
 def record_random(rules: options.RuleSet, seed: int) -> Recorder:
