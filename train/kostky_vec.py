@@ -65,9 +65,6 @@ class KostkyVecEnv(BatchedVecEnv):
             self.state = game.init(self.rules, self._game_seeds(np.arange(self.num_envs)))
         return observe(self.rules, self.state, 0)
 
-    def step_async(self, actions: np.ndarray) -> None:
-        self._actions = np.asarray(actions, np.int64).reshape(self.num_envs)
-
     def step_wait(self) -> VecEnvStepReturn:
         ctx = self._ctx[1] if self._ctx is not None and self._ctx[0] is self.state else None
         self.state, out = game.step(self.rules, self.state, self._actions, self.validate, ctx)

@@ -8,10 +8,21 @@ from typing import Any
 
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
+from zolik_env.envs.checks import action_ids
+
 
 class BatchedVecEnv(VecEnv):
     """A ``VecEnv`` that is one object: attributes are shared by all rows, and
-    ``env_method("action_masks")`` returns each row's mask."""
+    ``env_method("action_masks")`` returns each row's mask. Actions must be integer ids in
+    range (``zolik_env.envs.checks.action_ids``): floats are refused, not truncated."""
+
+    def __init__(self, num_envs: int, observation_space: Any, action_space: Any) -> None:
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
+        super().__init__(num_envs, observation_space, action_space)
+
+    def step_async(self, actions: Any) -> None:
+        self._actions = action_ids(actions, self.num_envs, int(self.action_space.n))
 
     def action_masks(self) -> Any:
         raise NotImplementedError

@@ -178,9 +178,6 @@ class ZolikVecEnv(BatchedVecEnv):
         self._fresh = False
         return observe(self.rules, self.state, self.learner)
 
-    def step_async(self, actions: np.ndarray) -> None:
-        self._actions = np.asarray(actions, np.int64).reshape(self.num_envs)
-
     def _check(self, a: np.ndarray) -> None:
         mask = self.action_masks()
         ok = (a >= 0) & (a < actions.NUM_ACTIONS)

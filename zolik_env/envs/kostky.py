@@ -39,6 +39,7 @@ import numpy as np
 
 from zolik_env.dice import DiceRules, game, num_actions, observe, totals
 from zolik_env.dice.render import render_text
+from zolik_env.envs.checks import action_id
 from zolik_env.envs.kostky_common import observation_space
 from zolik_env.envs.kostky_image import dice_image
 
@@ -87,9 +88,11 @@ class KostkyEnv(gymnasium.Env[np.ndarray, np.int64]):
         return self._obs(), self._info()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        action = int(action)
         mask = self.action_masks()
-        if not (0 <= action < mask.size and mask[action] == 1):
+        action = action_id(action, mask.size)
+        if self.state.done[0]:
+            raise ValueError("the game is over: call reset() before step()")
+        if mask[action] != 1:
             info = self._info() | {"illegal_action": True}
             return self._obs(), float(self.illegal_reward), True, False, info
         self.state, out = game.step(self.rules, self.state, np.array([action]), validate=False)

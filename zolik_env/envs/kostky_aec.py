@@ -49,6 +49,7 @@ from pettingzoo import AECEnv
 from zolik_env.dice import DiceRules, game, num_actions, observe, totals
 from zolik_env.dice.render import render_text
 from zolik_env.envs.aec_base import MaskedAECEnv, wrap
+from zolik_env.envs.checks import action_id
 from zolik_env.envs.kostky_common import game_state, observation_space, state_space
 from zolik_env.envs.kostky_image import dice_image
 
@@ -146,7 +147,8 @@ class raw_env(MaskedAECEnv, EzPickle):  # PettingZoo naming
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        self.core_state, out = game.step(self.rules, self.core_state, np.array([action]),
+        a = action_id(action, num_actions(self.rules), agent)
+        self.core_state, out = game.step(self.rules, self.core_state, np.array([a]),
                                          validate=True)
         self._cumulative_rewards[agent] = 0.0
         if self.reward_mode == "points":

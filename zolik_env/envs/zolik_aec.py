@@ -100,6 +100,7 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 
 from zolik_env.envs.aec_base import MaskedAECEnv, wrap
+from zolik_env.envs.checks import action_id
 from zolik_env.envs.replay import Recorder
 from zolik_env.envs.zolik_common import (
     check_reward_mode,
@@ -210,11 +211,9 @@ class raw_env(MaskedAECEnv, EzPickle):  # PettingZoo naming
             self.render()
 
     def _check_action(self, agent: str, action: Any) -> int:
-        if action is None or not np.issubdtype(np.asarray(action).dtype, np.integer):
-            raise ValueError(f"{agent} is to act: expected an action id, got {action!r}")
-        a = int(action)
-        if not 0 <= a < actions.NUM_ACTIONS:
-            raise ValueError(f"{agent}: action {a} out of range [0, {actions.NUM_ACTIONS})")
+        if action is None:
+            raise ValueError(f"{agent} is to act: expected an action id, got None")
+        a = action_id(action, actions.NUM_ACTIONS, agent)
         if not self._mask[a]:
             raise ValueError(f"{agent}: illegal move {actions.action_to_string(a)!r} "
                              f"(action {a}) for seat {int(self.core_state.current[0])}")

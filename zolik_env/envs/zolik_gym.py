@@ -43,6 +43,7 @@ from typing import Any
 import gymnasium
 import numpy as np
 
+from zolik_env.envs.checks import action_id
 from zolik_env.envs.zolik_common import (
     advance,
     check_reward_mode,
@@ -103,9 +104,7 @@ class ZolikEnv(gymnasium.Env[np.ndarray, np.int64]):
         return self._obs(), self._info()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        a = int(action)
-        if not 0 <= a < actions.NUM_ACTIONS:
-            raise ValueError(f"action {a} out of range [0, {actions.NUM_ACTIONS})")
+        a = action_id(action, actions.NUM_ACTIONS)
         if self._over:
             raise ValueError("the deal is over: call reset() before step()")
         if not self._mask[a]:
