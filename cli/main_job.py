@@ -24,8 +24,8 @@ from typing import Any
 
 from agents import ppo as ppo_agent
 from cli.train import load_ppo_config
-from train.config import parse_overrides
-from train.evaluate import append_rows, evaluate, format_table, plot_curve
+from train.config import PPOConfig, parse_overrides
+from train.evaluate import append_rows, evaluate, format_table, plot_curve, verdict
 from train.ppo import RunResult, run
 from zolik_env.seeds import EVAL_SEED_START
 
@@ -52,7 +52,8 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def train(args: argparse.Namespace) -> RunResult:
+def main_config(args: argparse.Namespace) -> PPOConfig:
+    """The config of the main job's run (the short-run settings on top), checked."""
     overrides = parse_overrides(SHORT_RUN + (args.overrides or []))
     overrides["time_budget_minutes"] = args.minutes
     if args.steps is not None:
@@ -64,7 +65,7 @@ def train(args: argparse.Namespace) -> RunResult:
                          f"(num_envs {cfg.num_envs} x n_steps {cfg.n_steps} = {rollout} "
                          f"learner steps), so no update would run: give --steps {rollout} "
                          f"or more")
-    return run(cfg)
+    return cfg
 
 
 def final_evaluation(result: RunResult, args: argparse.Namespace) -> list[dict[str, Any]]:
@@ -94,10 +95,31 @@ def profile_line(run_dir: Any) -> str:
     return "profile: " + ", ".join(f"{k}={rows[-1].get(f'time/{k}', '?')}" for k in keys)
 
 
+def check_numbers(args: argparse.Namespace) -> None:
+    if args.deals <= 0:
+        raise SystemExit(f"zolik main: --deals must be positive, got {args.deals}")
+    if args.minutes <= 0:
+        raise SystemExit(f"zolik main: --minutes must be positive, got {args.minutes:g}")
+
+
+def check_opponents(args: argparse.Namespace, cfg: PPOConfig) -> None:
+    """The final evaluation's opponents are built once before minutes of training."""
+    from agents.registry import make_agent
+
+    for spec in args.opponents:
+        try:
+            make_agent(spec, cfg.rules())
+        except ValueError as error:
+            raise SystemExit(f"zolik main: --opponents: {error}") from None
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    check_numbers(args)
+    cfg = main_config(args)
+    check_opponents(args, cfg)
     start = time.time()
-    result = train(args)
+    result = run(cfg)
     print(f"trained {result.steps} steps in {result.seconds / 60:.1f} min: {result.run_dir}")
     print(profile_line(result.run_dir))
     rows = final_evaluation(result, args)
@@ -105,6 +127,8 @@ def main(argv: list[str] | None = None) -> int:
           f"held-out seeds from {FINAL_SEED_START}; win share counts ties 1/2, score diff is "
           f"points per deal (PPO minus baseline), 95% bootstrap intervals:")
     print(format_table(rows))
+    for row in rows:
+        print(verdict(row))
     if (result.run_dir / "eval.csv").exists():
         curve = plot_curve(result.run_dir / "eval.csv", result.run_dir / "learning_curve.png")
         print(f"learning curve: {curve}")

@@ -154,13 +154,14 @@ def make_config(raw: dict[str, Any], source: str = "config") -> PPOConfig:
 
 
 def parse_overrides(pairs: list[str] | None) -> dict[str, Any]:
-    """``["total_steps=1000", "pool={latest: 1}"]`` -> a dict of YAML-parsed values."""
+    """``["total_steps=1000", "pool={latest: 1}"]`` -> a dict of YAML-parsed values;
+    ``"teacher="`` gives the empty string."""
     out: dict[str, Any] = {}
     for pair in pairs or []:
         key, sep, value = pair.partition("=")
         if not sep or not key:
             raise ValueError(f"override {pair!r} is not key=value")
-        out[key.strip()] = yaml.safe_load(value)
+        out[key.strip()] = yaml.safe_load(value) if value.strip() else ""  # key= : empty
     return out
 
 

@@ -54,6 +54,19 @@ def evaluate(rules: RuleSet, learner: Policy, opponents: Sequence[str], deals: i
     return rows
 
 
+def verdict(row: dict[str, Any], name: str = "PPO") -> str:
+    """One line saying whether the score difference's interval separates ``name`` from
+    the row's opponent, and by how much."""
+    gap = (f"{row['score_diff']:+.1f} [{row['score_diff_low']:+.1f}, "
+           f"{row['score_diff_high']:+.1f}] points per deal")
+    if row["score_diff_low"] > 0:
+        return f"{name} beats {row['opponent']}: {gap}"
+    if row["score_diff_high"] < 0:
+        return (f"{name} trails {row['opponent']} by {-row['score_diff']:.1f} points per deal "
+                f"({gap})")
+    return f"{name} is not separated from {row['opponent']}: {gap}"
+
+
 def append_rows(path: pathlib.Path, rows: list[dict[str, Any]]) -> None:
     """Append rows to ``eval.csv`` (header on first write)."""
     new = not path.exists()

@@ -21,7 +21,7 @@ from typing import Any
 
 from agents import ppo as ppo_agent
 from train.config import load_config
-from train.evaluate import evaluate, format_table
+from train.evaluate import evaluate, format_table, verdict
 from train.ppo import read_config, run
 from zolik_env.seeds import EVAL_SEED_START
 
@@ -72,9 +72,7 @@ def benchmark(run_dir: pathlib.Path, deals: int, opponents: Sequence[str]) -> di
           f"{STRENGTH_SEED_START} ({time.time() - began:.0f} s)")
     print(format_table(rows))
     for row in rows:
-        verdict = "beats" if row["score_diff_low"] > 0 else (
-            "loses to" if row["score_diff_high"] < 0 else "is not separated from")
-        print(f"PPO {verdict} {row['opponent']} (95% interval of the score difference)")
+        print(verdict(row))
     prof = profile(run_dir)
     print(describe(prof))
     result = {"checkpoint": str(checkpoint), "deals": deals, "seed_start": STRENGTH_SEED_START,

@@ -59,6 +59,7 @@ def test_main_job__trains_evaluates_and_prints_the_table(tmp_path, capsys):
                           "--opponents", "greedy", "random", "--set", "eval_every=32"]) == 0
     out = capsys.readouterr().out
     assert "greedy" in out and "random" in out and "win share" in out and "profile:" in out
+    assert sum(line.startswith("PPO ") and " greedy" in line for line in out.splitlines()) == 1
     (run_dir,) = (tmp_path / "runs").iterdir()
     assert (run_dir / "learning_curve.png").exists() and (run_dir / "final_eval.json").exists()
     assert ppo.read_config(run_dir).eval_every == 32
@@ -73,3 +74,28 @@ def test_strength__evaluates_a_run_and_reports_the_profile(tiny_run, capsys):
     out = capsys.readouterr().out
     assert "greedy" in out and "update" in out and "learner steps/s" in out
     assert (result.run_dir / "strength.json").exists()
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--opponents", "greedy", "bogus"], "zolik main: --opponents: unknown agent 'bogus'"),
+    (["--deals", "0"], "--deals must be positive, got 0"),
+    (["--minutes", "-1"], "--minutes must be positive, got -1"),
+])
+def test_main_job__bad_arguments_stop_before_training(args, message, monkeypatch):
+    from cli import main_job
+
+    monkeypatch.setattr(main_job, "run", lambda cfg: pytest.fail("trained before checking"))
+    with pytest.raises(SystemExit, match=message):
+        main_job.main(args)
+
+
+def test_verdict__says_beats_trails_or_not_separated():
+    from train.evaluate import verdict
+
+    row = {"opponent": "planner", "score_diff": -12.5, "score_diff_low": -15.0,
+           "score_diff_high": -10.0}
+    assert verdict(row) == ("PPO trails planner by 12.5 points per deal (-12.5 [-15.0, -10.0] "
+                            "points per deal)")
+    assert verdict({**row, "score_diff": 3.0, "score_diff_low": 1.0,
+                    "score_diff_high": 5.0}).startswith("PPO beats planner: +3.0")
+    assert "not separated" in verdict({**row, "score_diff_high": 2.0})
