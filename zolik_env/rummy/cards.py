@@ -66,6 +66,8 @@ def parse_card(token: str) -> int:
     Raises:
         ValueError: quoting the token when it is not a card.
     """
+    if not isinstance(token, str):
+        raise ValueError(f"bad card {token!r}: expected a card like 10H, TH, A♠ or JK")
     text = token.strip().upper()
     if text == JOKER_TEXT:
         return JOKER

@@ -149,12 +149,21 @@ def check_set(cards: Sequence[int], rules: RuleSet) -> MeldCheck:
     return MeldCheck(True, "set", set_card_value(rank, rules) * len(cards), "", represents)
 
 
+def require_rules(rules: object) -> None:
+    """Raise ``ValueError`` unless ``rules`` is a ``RuleSet`` (a preset name is not)."""
+    if not isinstance(rules, RuleSet):
+        hint = f"preset({rules!r})" if isinstance(rules, str) else "preset('cz')"
+        raise ValueError(f"rules must be a RuleSet, got {rules!r}: pass {hint} "
+                         f"(zolik_env.rummy.rules.preset)")
+
+
 def check_meld(meld: str | Iterable[str | int], rules: RuleSet) -> MeldCheck:
     """Check a meld given in table order (a card string or a sequence of cards or kinds).
 
     Raises:
         ValueError: quoting a token that is not a card.
     """
+    require_rules(rules)
     cards = parse_cards(meld)
     if len(cards) < MIN_MELD:
         return _invalid(f"a meld needs at least {MIN_MELD} cards, got {len(cards)}")

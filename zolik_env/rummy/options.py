@@ -11,6 +11,8 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 PRESETS = ("cz", "sk", "jolly")
 
 
@@ -98,7 +100,15 @@ class RuleSet:
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
-            _check_option(f.name, getattr(self, f.name), f.metadata)
+            value = getattr(self, f.name)
+            if isinstance(value, np.integer):  # preset(num_players=np.int64(3))
+                value = int(value)
+                object.__setattr__(self, f.name, value)
+            _check_option(f.name, value, f.metadata)
+        if 0 < self.max_hand_cards <= self.hand_size:
+            raise ValueError(f"max_hand_cards={self.max_hand_cards} leaves no room to draw: a "
+                             f"player holds hand_size={self.hand_size} cards and draws one "
+                             f"(use {self.hand_size + 1} or more, or 0 for no limit)")
         hand_needed = self.num_players * self.hand_size + 1 + self.cut_cards
         if hand_needed > 104 + self.num_jokers:
             raise ValueError(f"hand_size={self.hand_size} with num_players={self.num_players} "

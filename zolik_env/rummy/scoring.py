@@ -20,7 +20,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from zolik_env.rummy.cards import parse_cards
+import numpy as np
+
+from zolik_env.rummy.cards import NUM_KINDS, deck_counts, format_cards, parse_cards
 from zolik_env.rummy.melds import check_meld, hand_card_value
 from zolik_env.rummy.options import RuleSet
 
@@ -56,6 +58,30 @@ def _check_seats(rules: RuleSet, hands: Sequence[Cards], opened: Sequence[bool],
         raise ValueError(f"winner={winner!r} is not a seat in 0..{n - 1}")
     if winner is not None and parse_cards(hands[winner]):
         raise ValueError(f"the winner (seat {winner}) must hold no cards")
+    bad_flags = [f for f in opened if not isinstance(f, bool | np.bool_)]
+    if bad_flags:
+        raise ValueError(f"opened flags must be True or False, got {bad_flags[0]!r}")
+    negative = [x for x in laid or () if isinstance(x, int | np.integer) and x < 0]
+    if negative:
+        raise ValueError(f"laid meld values must be >= 0, got {negative[0]}")
+    _check_pack(rules, hands, laid)
+
+
+def _check_pack(rules: RuleSet, hands: Sequence[Cards],
+                laid: Sequence[object] | None) -> None:
+    """Raise ``ValueError`` naming a card that appears more often than the pack holds."""
+    counts = np.zeros(NUM_KINDS, np.int64)
+    for hand in hands:
+        np.add.at(counts, parse_cards(hand), 1)
+    for melds in laid or ():
+        if not isinstance(melds, int | np.integer):
+            for meld in melds:  # type: ignore[attr-defined]
+                np.add.at(counts, parse_cards(meld), 1)
+    excess = np.flatnonzero(counts > deck_counts(rules.num_jokers))
+    if excess.size:
+        kind = int(excess[0])
+        raise ValueError(f"{counts[kind]} x {format_cards([kind])} in the hands and melds: "
+                         f"the pack of {rules.name} holds {deck_counts(rules.num_jokers)[kind]}")
 
 
 def score_deal(rules: RuleSet, *, hands: Sequence[Cards], opened: Sequence[bool],
