@@ -95,7 +95,11 @@ def check_meta(zip_path: Path, rules: RuleSet) -> None:
     side = zip_path.with_suffix(".json")
     if not side.exists():
         return
-    saved = json.loads(side.read_text())
+    try:
+        saved = json.loads(side.read_text())
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise ValueError(f"the sidecar {side} of PPO checkpoint {zip_path} is not valid JSON "
+                         f"({error}): fix or delete it") from None
     want = rules_meta(rules)
     diff = {k: (saved.get(k), v) for k, v in want.items() if saved.get(k) != v}
     if diff:
@@ -170,5 +174,17 @@ def make(rules: RuleSet, argument: str = "") -> PPOPolicy:
     """Registry factory for ``ppo:PATH`` (``ppo:PATH:argmax`` plays deterministically)."""
     if not argument:
         raise ValueError("ppo needs a checkpoint: ppo:PATH (a .zip or a run dir)")
-    deterministic = argument.endswith(":argmax")
-    return load(argument.removesuffix(":argmax"), rules, deterministic, name=f"ppo:{argument}")
+    path, mode = split_mode(argument, "ppo")
+    return load(path, rules, mode == "argmax", name=f"ppo:{argument}")
+
+
+def split_mode(argument: str, kind: str) -> tuple[str, str]:
+    """``("x.zip", "argmax")`` for ``"x.zip:argmax"``, ``("x.zip", "")`` without a mode;
+    an unknown mode is a ``ValueError``."""
+    target, sep, mode = argument.rpartition(":")
+    if not sep:
+        return argument, ""
+    if mode != "argmax":
+        raise ValueError(f"{kind}:{argument}: unknown mode {mode!r} (only :argmax, which plays "
+                         f"the most likely move)")
+    return target, mode

@@ -18,7 +18,7 @@ from typing import Any
 import torch
 from gymnasium import spaces
 
-from agents.ppo import PPOPolicy, ScaledObs, obs_scale, rules_meta
+from agents.ppo import PPOPolicy, ScaledObs, obs_scale, rules_meta, split_mode
 from agents.ppo_net import LeanMaskablePolicy
 from zolik_env.envs.zolik_common import observation_space
 from zolik_env.rummy.actions import NUM_ACTIONS
@@ -91,5 +91,5 @@ def make(rules: RuleSet, argument: str = "") -> PPOPolicy:
     if not argument:
         raise ValueError(f"pretrained needs a bot name: pretrained:NAME, NAME one of "
                          f"{', '.join(names())}")
-    deterministic = argument.endswith(":argmax")
-    return load(argument.removesuffix(":argmax"), rules, deterministic)
+    name, mode = split_mode(argument, "pretrained")
+    return load(name, rules, mode == "argmax")

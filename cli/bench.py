@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 
+from cli.args import positive_float, positive_int
 from zolik_env.rummy import options
 from zolik_env.rummy.bench import bench_one, format_table
 
@@ -22,8 +23,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--presets", nargs="+", default=list(options.PRESETS),
                         choices=options.PRESETS)
     parser.add_argument("--players", nargs="+", type=int, default=[2, 4], choices=[2, 3, 4])
-    parser.add_argument("--batches", nargs="+", type=int, default=[1, 64, 1024])
-    parser.add_argument("--seconds", type=float, default=3.0, help="time per row (default 3)")
+    parser.add_argument("--batches", nargs="+", type=positive_int, default=[1, 64, 1024])
+    parser.add_argument("--seconds", type=positive_float, default=3.0,
+                        help="time per row (default 3)")
     args = parser.parse_args(argv)
     rows = []
     for preset in args.presets:

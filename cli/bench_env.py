@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 
+from cli.args import positive_float, positive_int
 from train import bench_vec
 from train.bench_vec import format_table, run
 from zolik_env.rummy import options
@@ -18,8 +19,9 @@ def main(argv: list[str]) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--presets", nargs="+", default=["cz"], choices=options.PRESETS)
     parser.add_argument("--players", nargs="+", type=int, default=[2, 4], choices=[2, 3, 4])
-    parser.add_argument("--batches", nargs="+", type=int, default=[64, 1024])
-    parser.add_argument("--seconds", type=float, default=3.0, help="time per row (default 3)")
+    parser.add_argument("--batches", nargs="+", type=positive_int, default=[64, 1024])
+    parser.add_argument("--seconds", type=positive_float, default=3.0,
+                        help="time per row (default 3)")
     args = parser.parse_args(argv)
     if min(args.batches) < 1:
         parser.error("--batches: batch sizes must be >= 1")

@@ -14,6 +14,7 @@ import sys
 import time
 from typing import Any
 
+from cli.args import positive_float, positive_int
 from zolik_env.dice.rules import JOKERS, DiceRules
 
 EPILOG = """examples:
@@ -48,7 +49,8 @@ def build_parser() -> argparse.ArgumentParser:
     ev = sub.add_parser("eval", help="play N solitaire games with an agent; mean ± 95%% CI")
     ev.add_argument("--agent", default="optimal",
                     help="optimal | random | ppo:PATH (a .zip or a run dir)")
-    ev.add_argument("--games", type=int, default=10_000, help="number of games (default 10000)")
+    ev.add_argument("--games", type=positive_int, default=10_000,
+                    help="number of games (default 10000)")
     ev.add_argument("--seed", type=int, default=0, help="seed of the game stream (default 0)")
     ev.add_argument(
         "--compare",
@@ -58,13 +60,14 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--json", help="write the summary to this JSON file")
     _add_rules_args(ev)
     bench = sub.add_parser("bench", help="env decisions/s at several batch sizes")
-    bench.add_argument("--batch", type=int, nargs="+", default=[1, 4096], help="batch sizes")
-    bench.add_argument("--seconds", type=float, default=2.0, help="time per cell")
+    bench.add_argument("--batch", type=positive_int, nargs="+", default=[1, 4096],
+                       help="batch sizes")
+    bench.add_argument("--seconds", type=positive_float, default=2.0, help="time per cell")
     train = sub.add_parser("train", help="MaskablePPO on solitaire (train.dice_ppo)")
     train.add_argument("--config", default="ppo_forced",
                        help="YAML file or packaged config name (default ppo_forced)")
     train.add_argument("--seed", type=int, help="override the config's seed")
-    train.add_argument("--minutes", type=float, help="override time_budget_minutes")
+    train.add_argument("--minutes", type=positive_float, help="override time_budget_minutes")
     train.add_argument("--resume", help="continue the run in this run dir")
     return parser
 
@@ -113,12 +116,13 @@ def cmd_eval(args: argparse.Namespace) -> int:
     from zolik_env.dice import evaluate, solver
 
     rules = _rules(args)
+    agent = make_agent(args.agent, rules)  # a bad spec fails before the solver runs
     _say(f"solving the optimal tables for {rules} (about 30 s the first time; then cached in "
          f"{solver.cache_dir()})")
     optimum = solver.expected_score(rules.joker, rules.yahtzee_bonus, rules.fixed_order)
     start = time.perf_counter()
     _say(f"playing {args.games} games with {args.agent}")
-    stats = play_dice(rules, make_agent(args.agent, rules), args.games, args.seed)
+    stats = play_dice(rules, agent, args.games, args.seed)
     summary = evaluate.summarise(stats, optimum) | {
         "agent": args.agent,
         "seconds": time.perf_counter() - start,

@@ -2,13 +2,17 @@
 
 Each subcommand lives in its own module of this package and is imported only when it
 runs, so ``zolik --help`` stays fast and loads no training libraries.
-A subcommand module exposes ``main(argv: list[str]) -> int``.
+A subcommand module exposes ``main(argv: list[str]) -> int``. A ``ValueError`` or
+``OSError`` that escapes one (bad input, a path that cannot be written) ends the command
+with one line, ``zolik COMMAND: message``, and exit status 2; ``ZOLIK_DEBUG=1`` shows the
+traceback instead.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 # name -> (module, one-line help)
@@ -64,7 +68,16 @@ def main(argv: list[str] | None = None) -> int:
     if name not in SUBCOMMANDS:
         parser.error(f"unknown command {name!r}; choose from {', '.join(SUBCOMMANDS)}")
     module = importlib.import_module(SUBCOMMANDS[name][0])
-    return int(module.main(rest) or 0)
+    try:
+        return int(module.main(rest) or 0)
+    except (ValueError, OSError) as error:  # bad input or an unwritable path: one line
+        if os.environ.get("ZOLIK_DEBUG"):
+            raise
+        print(f"zolik {name}: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"zolik {name}: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

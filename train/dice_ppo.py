@@ -82,6 +82,16 @@ def load_config(path: str | pathlib.Path, **overrides: Any) -> DicePPOConfig:
     cfg.rules()  # validates the rules options
     if cfg.lr_schedule not in ("constant", "linear", "time_linear"):
         raise ValueError(f"lr_schedule must be constant, linear or time_linear: {cfg.lr_schedule}")
+    for name in ("total_timesteps", "num_envs", "n_steps", "batch_size", "n_epochs",
+                 "learning_rate", "clip_range", "max_grad_norm", "reward_scale",
+                 "checkpoint_every", "torch_threads"):
+        if getattr(cfg, name) <= 0:
+            raise ValueError(f"{name} must be positive, got {getattr(cfg, name)}")
+    if cfg.time_budget_minutes < 0 or not 0 < cfg.gamma <= 1 or not 0 < cfg.gae_lambda <= 1:
+        raise ValueError("time_budget_minutes must be >= 0 and gamma, gae_lambda in (0, 1]")
+    if cfg.batch_size > cfg.num_envs * cfg.n_steps:
+        raise ValueError(f"batch_size={cfg.batch_size} is larger than a rollout (num_envs x "
+                         f"n_steps = {cfg.num_envs * cfg.n_steps})")
     return cfg
 
 

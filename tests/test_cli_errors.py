@@ -1,0 +1,85 @@
+"""Errors at the command line: one line naming the problem, never a traceback."""
+
+import sys
+import types
+
+import pytest
+
+from cli import main as cli
+
+
+def _fake_command(monkeypatch, error):
+    module = types.ModuleType("fake_command")
+
+    def main(argv):
+        raise error
+
+    module.main = main
+    monkeypatch.setitem(sys.modules, "fake_command", module)
+    monkeypatch.setitem(cli.SUBCOMMANDS, "fake", ("fake_command", "a test command"))
+
+
+@pytest.mark.parametrize("error", [ValueError("games must be positive, got 0"),
+                                   OSError(28, "No space left on device")])
+def test_zolik__an_escaping_error_is_one_line_and_exit_2(monkeypatch, capsys, error):
+    _fake_command(monkeypatch, error)
+    assert cli.main(["fake"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("zolik fake: ") and len(err.strip().splitlines()) == 1
+    assert "Traceback" not in err
+
+
+def test_zolik__debug_shows_the_traceback(monkeypatch):
+    _fake_command(monkeypatch, ValueError("boom"))
+    monkeypatch.setenv("ZOLIK_DEBUG", "1")
+    with pytest.raises(ValueError, match="boom"):
+        cli.main(["fake"])
+
+
+@pytest.mark.parametrize("spec", ["ppo:some/model.zip:bogusmode", "pretrained:cz_2p:fast"])
+def test_agent_modes__an_unknown_mode_is_an_error(spec):
+    from agents.registry import make_agent
+    from zolik_env.rummy.rules import preset
+
+    with pytest.raises(ValueError, match="unknown mode"):
+        make_agent(spec, preset("cz"))
+
+
+def test_ppo_sidecar__broken_json_names_the_file(tmp_path):
+    from agents.ppo import check_meta
+    from zolik_env.rummy.rules import preset
+
+    model = tmp_path / "model.zip"
+    (tmp_path / "model.json").write_text('{"rules": "c\x01z"}')
+    with pytest.raises(ValueError, match=r"the sidecar .*model.json of PPO checkpoint"):
+        check_meta(model, preset("cz"))
+
+
+@pytest.mark.parametrize("argv", [
+    ["dice", "eval", "--games", "0"],
+    ["dice", "bench", "--batch", "0"],
+    ["bench-env", "--seconds", "-1"],
+    ["bench", "--batches", "1.5"],
+])
+def test_numbers_that_must_be_positive_are_refused_at_parse_time(argv, capsys):
+    with pytest.raises(SystemExit) as stop:
+        cli.main(argv)
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and ("must be positive" in err or "whole number" in err)
+
+
+def test_dice_eval__a_bad_agent_fails_before_the_solver(monkeypatch, capsys):
+    from zolik_env.dice import solver
+
+    monkeypatch.setattr(solver, "expected_score", lambda *a: pytest.fail("solved first"))
+    assert cli.main(["dice", "eval", "--agent", "bogus"]) == 2
+    assert "unknown agent 'bogus'" in capsys.readouterr().err
+
+
+def test_dice_config__a_zero_checkpoint_interval_is_an_error(tmp_path):
+    from train.dice_ppo import load_config
+
+    path = tmp_path / "dice.yaml"
+    path.write_text("checkpoint_every: 0\n")
+    with pytest.raises(ValueError, match="checkpoint_every must be positive, got 0"):
+        load_config(path)
