@@ -1,0 +1,81 @@
+"""Every ``zolik`` command shown in the README and ``docs/`` parses with today's options,
+and every Python example of ``docs/core.md`` and ``docs/dice.md`` runs as written (the
+other pages' examples run in ``tests/test_readme.py`` and ``tests/envs/test_docs.py``).
+
+Commands are parsed, not run (most train for minutes): ``ArgumentParser.parse_args`` is
+stopped right after it accepts the arguments, so a renamed flag, a removed subcommand or
+a bad choice in the docs fails here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+
+from cli import main as cli
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+
+def doc_commands() -> list[tuple[str, str]]:
+    """``(page, command line)`` of every ``zolik ...`` line in a bash block."""
+    found = []
+    for page in PAGES:
+        for block in re.findall(r"```bash\n(.*?)```", page.read_text(encoding="utf-8"), re.S):
+            for line in block.splitlines():
+                command = line.split(" #")[0].strip()
+                if command.startswith("zolik "):
+                    found.append((page.name, command))
+    return found
+
+
+class Parsed(Exception):
+    """Raised in place of running a command whose arguments parsed."""
+
+
+@pytest.fixture
+def parse_only(monkeypatch):
+    original = argparse.ArgumentParser.parse_args
+
+    def parse_args(self, args=None, namespace=None):
+        original(self, args, namespace)
+        raise Parsed
+
+    monkeypatch.setattr(argparse.ArgumentParser, "parse_args", parse_args)
+
+
+def test_doc_commands__are_found():
+    commands = [c for _, c in doc_commands()]
+    assert len(commands) >= 20
+    assert any(c.startswith("zolik train") for c in commands)
+    assert any(c.startswith("zolik dice") for c in commands)
+
+
+@pytest.mark.parametrize(("page", "command"), doc_commands())
+def test_doc_command__parses(page, command, parse_only, capsys):
+    argv = shlex.split(command)[1:]
+    with pytest.raises(Parsed):
+        cli.main(argv)
+
+
+def test_parse_only__catches_a_bad_flag(parse_only):
+    with pytest.raises(SystemExit):
+        cli.main(["train", "--confg", "cz_2p"])
+
+
+def python_blocks(page: Path) -> list[str]:
+    return re.findall(r"```python\n(.*?)```", page.read_text(encoding="utf-8"), re.S)
+
+
+@pytest.mark.parametrize("page", ["core.md", "dice.md"])
+def test_doc_python__runs_as_written(page, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    blocks = python_blocks(ROOT / "docs" / page)
+    assert blocks
+    for i, code in enumerate(blocks):
+        exec(compile(code, f"docs/{page} python block {i}", "exec"), {})
