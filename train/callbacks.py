@@ -3,11 +3,11 @@ pool snapshots, evaluation, the time budget, and logged metrics and timings.
 
 Logged each rollout (``progress*.csv`` and TensorBoard): SB3's own metrics, the learner's
 recent outcomes per opponent kind (``selfplay/win_vs_*``: it went out; ``reward_vs_*``,
-unshaped), the opponent mix (``pool/*``, which ``pool_focus`` moves towards the kinds
-the learner beats least),
-and the profile ``time/*``: seconds in the env step (core, masks, observations,
-opponents), in opponent policies alone, in the learner's forward passes, in PPO updates
-and in evaluation, plus ``time/steps_per_s`` over the session.
+unshaped; ``opened_vs_*``: it opened), the opponent mix (``pool/*``, which
+``pool_focus`` moves towards the kinds the learner beats least), and the profile
+``time/*``: seconds in the env step (core, masks, observations, opponents), in opponent
+policies alone, in the learner's forward passes, in PPO updates and in evaluation, plus
+``time/steps_per_s`` over the session.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ class TrainCallback(BaseCallback):
         super().__init__()
         self.cfg, self.run_dir, self.env, self.pool, self.save = cfg, run_dir, env, pool, save
         self.start, self.budget = start, 60 * budget_minutes
-        self.outcomes: dict[str, deque[tuple[float, float]]] = defaultdict(
+        self.outcomes: dict[str, deque[tuple[float, float, float]]] = defaultdict(
             lambda: deque(maxlen=500))
         self.seconds = {"update": 0.0, "eval": 0.0, "rollout": 0.0}
         self.mark = time.perf_counter()
@@ -76,7 +76,8 @@ class TrainCallback(BaseCallback):
         for info in self.locals["infos"]:
             if "deal_scores" in info:
                 won = float(info["winner"] == info["seat"])
-                self.outcomes[info["opponent"]].append((won, info["deal_reward"]))
+                self.outcomes[info["opponent"]].append((won, info["deal_reward"],
+                                                        float(info["opened"])))
         step = self.num_timesteps
         if self.bar is not None and self.budget:
             minutes = min((time.time() - self.start) / 60, self.bar.total)
@@ -118,20 +119,20 @@ class TrainCallback(BaseCallback):
         self.mark = now
         for kind, seen in self.outcomes.items():
             if seen:
-                self.logger.record(f"selfplay/win_vs_{kind}", sum(w for w, _ in seen) / len(seen))
-                self.logger.record(f"selfplay/reward_vs_{kind}",
-                                   sum(r for _, r in seen) / len(seen))
+                for j, metric in enumerate(("win", "reward", "opened")):
+                    self.logger.record(f"selfplay/{metric}_vs_{kind}",
+                                       sum(o[j] for o in seen) / len(seen))
         for key, value in self.profile().items():
             self.logger.record(f"time/{key}", value)
         if self.cfg.pool_focus:
-            self.pool.focus({kind: sum(w for w, _ in seen) / len(seen)
+            self.pool.focus({kind: sum(o[0] for o in seen) / len(seen)
                              for kind, seen in self.outcomes.items() if seen},
                             self.cfg.pool_focus)
             for kind, chance in self.pool.mix().items():
                 self.logger.record(f"pool/{kind}", chance)
         if self.bar is not None and "greedy" in self.outcomes:
             seen = self.outcomes["greedy"]
-            self.bar.set_postfix(win_vs_greedy=f"{sum(w for w, _ in seen) / len(seen):.2f}",
+            self.bar.set_postfix(win_vs_greedy=f"{sum(o[0] for o in seen) / len(seen):.2f}",
                                  refresh=False)
 
     def profile(self) -> dict[str, float]:

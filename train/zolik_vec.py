@@ -8,7 +8,8 @@ then plays opponents batched: on each pass, the rows whose opponent is to act ar
 together, until every row waits for its learner again. Finished deals restart at once
 (SB3 auto-reset, ``game.reset_where``): the returned observation is the new deal's; the
 last one is ``infos[i]["terminal_observation"]``, with ``deal_scores``, ``winner``,
-``seat`` and ``TimeLimit.truncated`` for deals cut off.
+``seat``, ``opened`` (whether the learner opened) and ``TimeLimit.truncated`` for deals
+cut off.
 
 ``action_masks()`` is ``bool (num_envs, 2658)`` for sb3-contrib's ``MaskablePPO``;
 observations are the learner's int16 view, rewards the ``reward`` mode's entry of the
@@ -217,6 +218,7 @@ class ZolikVecEnv(BatchedVecEnv):
             for j, i in enumerate(rows):
                 infos[i] = {"terminal_observation": last[j], "seat": int(seat[j]),
                             "deal_reward": float(deal_reward[j]),
+                            "opened": bool(ended.opened[j, seat[j]]),
                             "deal_scores": ended.scores[j].tolist(),
                             "winner": int(ended.winner[j]),
                             "TimeLimit.truncated": bool(ended.truncated[j]),
