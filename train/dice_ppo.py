@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import os
 import pathlib
 import sys
 import time
@@ -22,6 +23,7 @@ from typing import Any
 
 import yaml
 
+from train.runlog import newest_intact, truncate_csv
 from zolik_env.config_loader import build, plain_dict, read_values
 from zolik_env.dice import DiceRules
 
@@ -95,8 +97,13 @@ def load_config(path: str | pathlib.Path, **overrides: Any) -> DicePPOConfig:
     return cfg
 
 
-def _callback(cfg: DicePPOConfig, run_dir: pathlib.Path, start: float) -> Any:
-    """SB3 callback: time budget, checkpoints, CSV log and a tqdm progress bar."""
+def _callback(cfg: DicePPOConfig, run_dir: pathlib.Path, start: float,
+              logged: dict[str, str] | None = None) -> Any:
+    """SB3 callback: time budget, checkpoints, CSV log and a tqdm progress bar. ``logged``
+    is the last log row of the sessions before (a resumed run continues its seconds and
+    games columns from there)."""
+    seconds_before = float(logged["seconds"]) if logged else 0.0
+    games_before = int(logged["games"]) if logged else 0
     from stable_baselines3.common.callbacks import BaseCallback
     from tqdm import tqdm
 
@@ -126,7 +133,7 @@ def _callback(cfg: DicePPOConfig, run_dir: pathlib.Path, start: float) -> Any:
             else:
                 self.bar.update(cfg.num_envs)
             if self.num_timesteps >= self.next_ckpt:
-                self.model.save(run_dir / "checkpoints" / f"step_{self.num_timesteps}.zip")
+                _save(self.model, run_dir / "checkpoints" / f"step_{self.num_timesteps}.zip")
                 self.next_ckpt += cfg.checkpoint_every
             elapsed = time.time() - start
             return not (cfg.time_budget_minutes and elapsed > 60 * cfg.time_budget_minutes)
@@ -136,8 +143,8 @@ def _callback(cfg: DicePPOConfig, run_dir: pathlib.Path, start: float) -> Any:
             mean = sum(last) / max(1, len(last))
             elapsed = time.time() - start
             fps = self.num_timesteps / max(elapsed, 1e-9)
-            self.csv.writerow([self.num_timesteps, round(elapsed, 1), len(self.scores),
-                               round(mean, 2), round(fps)])  # fmt: skip
+            self.csv.writerow([self.num_timesteps, round(seconds_before + elapsed, 1),
+                               games_before + len(self.scores), round(mean, 2), round(fps)])
             self.file.flush()
             self.bar.set_postfix(steps=self.num_timesteps, score=f"{mean:.1f}", refresh=False)
 
@@ -146,6 +153,17 @@ def _callback(cfg: DicePPOConfig, run_dir: pathlib.Path, start: float) -> Any:
             self.file.close()
 
     return Callback()
+
+
+def _save(model: Any, path: pathlib.Path) -> None:
+    """Save atomically: a kill or a full disk never leaves a partial checkpoint."""
+    tmp = path.with_name(f".{path.stem}.tmp.zip")
+    try:
+        model.save(tmp)
+        os.replace(tmp, path)
+    except OSError as error:
+        tmp.unlink(missing_ok=True)
+        raise OSError(f"cannot save checkpoint {path}: {error.strerror or error}") from None
 
 
 def _learning_rate(cfg: DicePPOConfig, start: float) -> Any:
@@ -179,11 +197,13 @@ def run(cfg: DicePPOConfig, run_dir: pathlib.Path | None = None) -> pathlib.Path
         (run_dir / "config.yaml").write_text(yaml.safe_dump(plain_dict(cfg), sort_keys=False))
     (run_dir / "checkpoints").mkdir(exist_ok=True)
     env = VecMonitor(KostkyVecEnv(cfg.num_envs, cfg.rules(), cfg.seed, cfg.reward_scale, False))
-    checkpoints = sorted((run_dir / "checkpoints").glob("step_*.zip"), key=_step_of)
-    if resume and checkpoints:
-        model = MaskablePPO.load(checkpoints[-1], env=env, device="cpu")
+    model, step = newest_intact(run_dir / "checkpoints",
+                                lambda path: MaskablePPO.load(path, env=env, device="cpu"))
+    logged = None
+    if resume and model is not None:
         model.learning_rate = _learning_rate(cfg, start)
         model._setup_lr_schedule()
+        logged = truncate_csv(run_dir / "progress.csv", "steps", step)
     else:
         model = MaskablePPO(
             "MlpPolicy", env, learning_rate=_learning_rate(cfg, start), n_steps=cfg.n_steps,
@@ -192,11 +212,8 @@ def run(cfg: DicePPOConfig, run_dir: pathlib.Path | None = None) -> pathlib.Path
             vf_coef=cfg.vf_coef, max_grad_norm=cfg.max_grad_norm, seed=cfg.seed, device="cpu",
             policy_kwargs={"net_arch": list(cfg.net_arch)},
         )  # fmt: skip
-    model.learn(cfg.total_timesteps - model.num_timesteps, callback=_callback(cfg, run_dir, start),
-                reset_num_timesteps=not resume)  # fmt: skip
-    model.save(run_dir / "final.zip")
+    model.learn(cfg.total_timesteps - model.num_timesteps,
+                callback=_callback(cfg, run_dir, start, logged), reset_num_timesteps=not resume)
+    _save(model, run_dir / "final.zip")
     return run_dir
 
-
-def _step_of(path: pathlib.Path) -> int:
-    return int(path.stem.split("_")[1])

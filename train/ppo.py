@@ -18,14 +18,11 @@ step, and deals, seats and pool draws are reseeded from (seed, step).
 
 from __future__ import annotations
 
-import csv
 import dataclasses
 import json
 import os
 import pathlib
-import re
 import signal
-import sys
 import threading
 import time
 from typing import Any
@@ -35,6 +32,7 @@ import yaml
 from agents.ppo import ScaledObs, obs_scale, write_meta
 from agents.ppo_net import LeanMaskablePolicy
 from train.config import PPOConfig, make_config, to_dict
+from train.runlog import checkpoints, newest_intact, step_of, truncate_csv
 from train.selfplay import OpponentPool, PoolVecEnv
 
 
@@ -65,19 +63,6 @@ def read_config(run_dir: pathlib.Path) -> PPOConfig:
     """The resolved config a run dir was started with."""
     return make_config(yaml.safe_load((run_dir / "config.yaml").read_text()),
                        str(run_dir / "config.yaml"))
-
-
-_CHECKPOINT = re.compile(r"step_(\d+)\.zip")
-
-
-def step_of(path: pathlib.Path) -> int:
-    return int(path.stem.split("_")[1])
-
-
-def checkpoints(folder: pathlib.Path) -> list[pathlib.Path]:
-    """``step_N.zip`` files in ``folder``, oldest first (other names are ignored)."""
-    return sorted((p for p in folder.glob("step_*.zip") if _CHECKPOINT.fullmatch(p.name)),
-                  key=step_of)
 
 
 def save_checkpoint(model: Any, cfg: PPOConfig, path: pathlib.Path) -> pathlib.Path:
@@ -135,37 +120,17 @@ def build(cfg: PPOConfig, run_dir: pathlib.Path) -> tuple[Any, PoolVecEnv, Oppon
 
 
 def _newest_intact(folder: pathlib.Path) -> tuple[Any, int]:
-    """(model, step) of the newest checkpoint in ``folder`` that loads, (None, 0) if there
-    is none; a checkpoint that does not load is skipped with a one-line warning."""
     from sb3_contrib import MaskablePPO
 
-    for path in reversed(checkpoints(folder)):
-        try:
-            return MaskablePPO.load(path, device="cpu"), step_of(path)
-        except Exception as error:
-            print(f"warning: skipping damaged checkpoint {path} ({type(error).__name__}: "
-                  f"{error})", file=sys.stderr)
-    return None, 0
+    return newest_intact(folder, lambda path: MaskablePPO.load(path, device="cpu"))
 
 
 def truncate_logs(run_dir: pathlib.Path, step: int) -> None:
     """Drop rows logged after ``step`` from ``progress*.csv`` and ``eval.csv``: a run
     resumed from the checkpoint at ``step`` logs those steps again."""
-    for log, column in [*((p, "time/total_timesteps") for p in run_dir.glob("progress*.csv")),
-                        (run_dir / "eval.csv", "steps")]:
-        if not log.exists():
-            continue
-        with log.open(newline="") as f:
-            rows = list(csv.DictReader(f))
-        kept = [r for r in rows if not r.get(column) or float(r[column]) <= step]
-        if len(kept) == len(rows) or not rows:
-            continue
-        tmp = log.with_name(f".{log.name}.tmp")
-        with tmp.open("w", newline="") as f:
-            writer = csv.DictWriter(f, fieldnames=list(rows[0]))
-            writer.writeheader()
-            writer.writerows(kept)
-        os.replace(tmp, log)
+    for log in run_dir.glob("progress*.csv"):
+        truncate_csv(log, "time/total_timesteps", step)
+    truncate_csv(run_dir / "eval.csv", "steps", step)
 
 
 def warm_start(model: Any, cfg: PPOConfig, run_dir: pathlib.Path) -> None:

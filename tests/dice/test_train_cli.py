@@ -1,5 +1,6 @@
 """PPO recipe config and smoke run, the ``zolik dice`` CLI, and the core's import layering."""
 
+import csv
 import subprocess
 import sys
 
@@ -8,6 +9,7 @@ import yaml
 
 from cli import dice as cli
 from train import dice_ppo
+from train.runlog import checkpoints, step_of
 
 
 def test_load_config__repo_config_is_valid():
@@ -39,9 +41,20 @@ def test_run__smoke_then_resume(tmp_path):
     assert (run_dir / "final.zip").exists() and (run_dir / "config.yaml").exists()
     assert len((run_dir / "progress.csv").read_text().splitlines()) >= 2
     assert list((run_dir / "checkpoints").glob("step_*.zip"))
+    # as after a kill -9 past the last checkpoint: the log holds steps it does not
+    for stale in (run_dir / "checkpoints").glob("step_*.zip"):
+        if step_of(stale) > 256:
+            stale.unlink()
+    (run_dir / "checkpoints" / "step_999999.zip").write_bytes(b"damaged")
     cfg = dice_ppo.load_config(run_dir / "config.yaml", total_timesteps=1024)
     dice_ppo.run(cfg, run_dir)
-    assert any(dice_ppo._step_of(p) >= 768 for p in (run_dir / "checkpoints").glob("*.zip"))
+    assert any(step_of(p) >= 768 for p in checkpoints(run_dir / "checkpoints"))
+    rows = list(csv.DictReader((run_dir / "progress.csv").open()))
+    steps = [int(r["steps"]) for r in rows]
+    assert steps == sorted(set(steps)) and steps[-1] >= 1024  # each step once, in order
+    for column in ("seconds", "games"):
+        values = [float(r[column]) for r in rows]
+        assert values == sorted(values), column  # continues, never restarts
 
 
 def test_cli__solve_fixed_order(capsys):

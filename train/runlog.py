@@ -1,0 +1,56 @@
+"""What a resumed run needs from its files: the newest checkpoint that loads, and logs cut
+back to it so that every step is logged once (used by ``train.ppo`` and
+``train.dice_ppo``)."""
+
+from __future__ import annotations
+
+import csv
+import os
+import pathlib
+import re
+import sys
+from collections.abc import Callable
+from typing import Any
+
+_CHECKPOINT = re.compile(r"step_(\d+)\.zip")
+
+
+def step_of(path: pathlib.Path) -> int:
+    return int(path.stem.split("_")[1])
+
+
+def checkpoints(folder: pathlib.Path) -> list[pathlib.Path]:
+    """``step_N.zip`` files in ``folder``, oldest first (other names are ignored)."""
+    return sorted((p for p in folder.glob("step_*.zip") if _CHECKPOINT.fullmatch(p.name)),
+                  key=step_of)
+
+
+def newest_intact(folder: pathlib.Path, load: Callable[[pathlib.Path], Any]
+                  ) -> tuple[Any, int]:
+    """``(load(path), step)`` of the newest checkpoint in ``folder`` that loads, or
+    ``(None, 0)``; each one that does not is skipped with a one-line warning."""
+    for path in reversed(checkpoints(folder)):
+        try:
+            return load(path), step_of(path)
+        except Exception as error:
+            print(f"warning: skipping damaged checkpoint {path} ({type(error).__name__}: "
+                  f"{error})", file=sys.stderr)
+    return None, 0
+
+
+def truncate_csv(log: pathlib.Path, column: str, step: int) -> dict[str, str] | None:
+    """Drop the rows of ``log`` whose ``column`` is past ``step`` (atomically); the last
+    row kept, or None."""
+    if not log.exists():
+        return None
+    with log.open(newline="") as f:
+        rows = list(csv.DictReader(f))
+    kept = [r for r in rows if not r.get(column) or float(r[column]) <= step]
+    if len(kept) < len(rows):
+        tmp = log.with_name(f".{log.name}.tmp")
+        with tmp.open("w", newline="") as f:
+            writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+            writer.writeheader()
+            writer.writerows(kept)
+        os.replace(tmp, log)
+    return kept[-1] if kept else None
