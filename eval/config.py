@@ -83,6 +83,9 @@ class EvalConfig:
         return plain_dict(self)
 
 
+MAX_DEAL_SEED = 2**63 - 1  # deal seeds are int64
+
+
 def _check(cfg: EvalConfig) -> None:
     problems = []
     if len(cfg.agents) < 2:
@@ -94,6 +97,9 @@ def _check(cfg: EvalConfig) -> None:
     if cfg.seed_start < TRAIN_SEED_LIMIT:
         problems.append(f"seed_start: {cfg.seed_start} overlaps the training seeds "
                         f"[0, {TRAIN_SEED_LIMIT}); use >= {TRAIN_SEED_LIMIT}")
+    elif cfg.seed_start + cfg.deals > MAX_DEAL_SEED:
+        problems.append(f"seed_start: {cfg.seed_start} + {cfg.deals} deals passes the largest "
+                        f"deal seed {MAX_DEAL_SEED} (2^63 - 1)")
     for name in ("deals", "chunk_deals", "bootstrap", "min_deals"):
         if getattr(cfg, name) < 1:
             problems.append(f"{name}: must be >= 1, got {getattr(cfg, name)}")

@@ -97,3 +97,14 @@ def test_cli__an_unwritable_report_folder_fails_before_any_deal(tmp_path, capsys
     err = capsys.readouterr().err.strip()
     assert code == 2 and err.startswith(f"zolik eval: cannot write the report to {taken}")
     assert len(err.splitlines()) == 1 and taken.read_text() == "not a folder"
+
+
+@pytest.mark.parametrize(("overrides", "message"), [
+    ({"seed_start": 2**64}, "passes the largest deal seed"),
+    ({"players": "two"}, "players='two' is not an integer"),
+    ({"deals": 1.5}, "deals=1.5 is not an integer"),
+    ({"sequential": "no"}, "sequential='no' is not true or false"),
+])
+def test_load_config__bad_values_are_one_line_errors(overrides, message):
+    with pytest.raises(ValueError, match=message):
+        load_config(None, **overrides)
