@@ -21,6 +21,7 @@ import dataclasses
 import hashlib
 import json
 import pathlib
+import sys
 from typing import Any
 
 import numpy as np
@@ -153,10 +154,15 @@ def load_or_collect(cache_dir: str | pathlib.Path, rules: RuleSet, teacher: str,
         with np.load(path) as z:
             return TeacherData(**{f.name: z[f.name] for f in dataclasses.fields(TeacherData)})
     data = collect(rules, teacher, decisions, seed, gamma, reward, progress=progress)
-    path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.stem}.tmp.npz")
-    np.savez_compressed(tmp, **dataclasses.asdict(data))
-    tmp.replace(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        np.savez_compressed(tmp, **dataclasses.asdict(data))
+        tmp.replace(path)
+    except OSError as error:  # the data is kept in memory: training goes on uncached
+        tmp.unlink(missing_ok=True)
+        print(f"warning: cannot cache the teacher data in {path.parent} "
+              f"({error.strerror or error}); continuing without the cache", file=sys.stderr)
     return data
 
 

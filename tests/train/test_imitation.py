@@ -1,5 +1,7 @@
 """The warm start: teacher datasets on the batched core and behaviour cloning."""
 
+import pathlib
+
 import numpy as np
 import pytest
 
@@ -113,3 +115,15 @@ def test_warm_start__new_run_starts_from_the_clone_and_resume_keeps_it(tmp_path)
     model, _, _ = ppo.build(ppo.read_config(run_dir), run_dir)
     assert model.num_timesteps == ppo.step_of(ppo.checkpoints(run_dir / "checkpoints")[-1])
     assert not (run_dir / "warm_start.json").exists()
+
+
+def test_load_or_collect__an_unwritable_cache_warns_and_keeps_the_data(tmp_path, monkeypatch,
+                                                                       capsys):
+    def full_disk(path, **arrays):
+        pathlib.Path(path).write_bytes(b"partial")
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(imitation.np, "savez_compressed", full_disk)
+    data = imitation.load_or_collect(tmp_path, CZ, "greedy", 100, 1, 0.99, "score")
+    assert len(data) >= 100 and list(tmp_path.iterdir()) == []
+    assert "cannot cache the teacher data" in capsys.readouterr().err
