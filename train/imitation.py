@@ -130,9 +130,13 @@ def check_teacher(teacher: str) -> None:
 
 
 def _progress(total: int, enabled: bool) -> Any:
+    return _bar(total, "teacher decisions", "dec", enabled)
+
+
+def _bar(total: int, desc: str, unit: str, enabled: bool) -> Any:
     from tqdm import tqdm
 
-    return tqdm(total=total, desc="teacher decisions", unit="dec", disable=not enabled)
+    return tqdm(total=total, desc=desc, unit=unit, disable=not enabled, mininterval=2)
 
 
 def cache_path(cache_dir: str | pathlib.Path, rules: RuleSet, **params: Any) -> pathlib.Path:
@@ -179,7 +183,7 @@ class CloneReport:
 
 def clone(policy: Any, data: TeacherData, epochs: int = 3, batch_size: int = 512,
           learning_rate: float = 1e-3, value_coef: float = 0.5, holdout: float = 0.05,
-          seed: int = 0) -> CloneReport:
+          seed: int = 0, progress: bool = False) -> CloneReport:
     """Train ``policy`` (a sb3-contrib ``MaskableActorCriticPolicy``) to play the
     teacher's moves and to predict the returns; ``holdout`` of the samples (the last
     ones) are kept aside to report the match. Uses its own Adam, not the policy's."""
@@ -192,8 +196,10 @@ def clone(policy: Any, data: TeacherData, epochs: int = 3, batch_size: int = 512
     gen = np.random.default_rng(seed)
     optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate)
     policy.set_training_mode(True)
+    batches = max(1, n_train // batch_size)
+    bar = _bar(epochs * batches, "cloning the teacher", "batch", progress)
     for _ in range(epochs):
-        for rows in np.array_split(gen.permutation(n_train), max(1, n_train // batch_size)):
+        for rows in np.array_split(gen.permutation(n_train), batches):
             values, log_prob, _ = _evaluate(policy, data, rows)
             target = torch.as_tensor(data.ret[rows])
             loss = -log_prob.mean() + value_coef * torch.mean((values - target) ** 2)
@@ -201,6 +207,8 @@ def clone(policy: Any, data: TeacherData, epochs: int = 3, batch_size: int = 512
             loss.backward()
             torch.nn.utils.clip_grad_norm_(policy.parameters(), 1.0)
             optimizer.step()
+            bar.update(1)
+    bar.close()
     policy.set_training_mode(False)
     accuracy, mse = _held_out(policy, data, np.arange(n_train, len(data)))
     return CloneReport(samples=n_train, epochs=epochs, accuracy=accuracy, value_mse=mse,

@@ -143,7 +143,7 @@ def warm_start(model: Any, cfg: PPOConfig, run_dir: pathlib.Path) -> None:
                            cfg.teacher, cfg.teacher_decisions, cfg.seed, cfg.gamma, cfg.reward,
                            progress=cfg.progress)
     report = clone(model.policy, data, epochs=cfg.teacher_epochs,
-                   learning_rate=cfg.teacher_learning_rate, seed=cfg.seed)
+                   learning_rate=cfg.teacher_learning_rate, seed=cfg.seed, progress=cfg.progress)
     (run_dir / "warm_start.json").write_text(
         json.dumps({"teacher": cfg.teacher, **dataclasses.asdict(report)}, indent=1))
     print(f"warm start from {cfg.teacher}: {report.samples} decisions, {report.epochs} "
