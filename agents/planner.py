@@ -73,7 +73,8 @@ class PlannerPolicy(BatchedFromSingle):
         builder = self.search.best_turn(inp, danger=self.in_danger(view))
         protected = self.held_melds(builder)
         free = discardable(builder.hand, builder.taken)
-        builder.discard(planner_discard(builder.hand, free, protected, self.context(view)))
+        if free.any():  # else no card may go after these lays: act() falls back to safe moves
+            builder.discard(planner_discard(builder.hand, free, protected, self.context(view)))
         return builder
 
     def draw(self, view: ov.View, mask: np.ndarray) -> int:

@@ -88,6 +88,11 @@ class PPOConfig:
     """Passes over the teacher's decisions."""
     teacher_learning_rate: float = 1.0e-3
     """Adam step size of the warm start (PPO keeps ``learning_rate``)."""
+    dagger_decisions: int = 0
+    """DAgger round of the warm start: the cloned network plays this many decisions, the
+    teacher labels each with its own move, and the network learns the teacher's and these
+    samples together for ``dagger_epochs`` more passes (0 = no round)."""
+    dagger_epochs: int = 2
     torch_threads: int = 2
     """Torch threads (the PPO update runs while the env waits, so it may use every core)."""
     progress: bool = True
@@ -115,14 +120,14 @@ def _check(cfg: PPOConfig) -> None:
                          f"(or \"\" for no warm start)")
     positive = ("total_steps", "num_envs", "n_steps", "batch_size", "n_epochs",
                 "snapshot_every", "pool_size", "checkpoint_every", "eval_deals", "torch_threads",
-                "teacher_decisions", "teacher_epochs", "teacher_learning_rate",
+                "teacher_decisions", "teacher_epochs", "teacher_learning_rate", "dagger_epochs",
                 "learning_rate", "clip_range", "max_grad_norm")
     for name in positive:
         if getattr(cfg, name) <= 0:
             raise ValueError(f"{name} must be positive, got {getattr(cfg, name)}")
     _check_ranges(cfg)
     for name in ("eval_every", "time_budget_minutes", "pool_focus", "shaping", "ent_coef",
-                 "vf_coef"):
+                 "vf_coef", "dagger_decisions"):
         if getattr(cfg, name) < 0:
             raise ValueError(f"{name} must be >= 0, got {getattr(cfg, name)}")
 

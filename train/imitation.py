@@ -86,12 +86,19 @@ class _Deals:
 
 def collect(rules: RuleSet, teacher: str = "planner", decisions: int = 100_000, seed: int = 0,
             gamma: float = 0.998, reward: str = "score", num_deals: int = 64,
-            progress: bool = False) -> TeacherData:
+            progress: bool = False, driver: Any = None) -> TeacherData:
     """Play the teacher at every seat until at least ``decisions`` samples of finished deals
-    are gathered (deals still running at the end are dropped)."""
+    are gathered (deals still running at the end are dropped).
+
+    With ``driver`` (a Policy, e.g. the cloned network) the driver's moves are played and
+    the teacher only labels each decision with the move it would make there (DAgger, Ross,
+    Gordon & Bagnell 2011): the samples then cover the states the learner itself reaches,
+    where its mistakes lead, and the returns are the driver's.
+    """
     check_teacher(teacher)
     policy = make_agent(teacher, rules)
     rng = np.random.default_rng(seed)
+    driver_rng = np.random.default_rng([seed, 1])
     started = num_deals
 
     def seeds(first: int, n: int) -> np.ndarray:
@@ -106,6 +113,8 @@ def collect(rules: RuleSet, teacher: str = "planner", decisions: int = 100_000, 
         mask = game.legal_action_mask(rules, state)
         action = np.asarray(policy.act_batch(obs, mask, rng), np.int64)
         deals.record(obs, mask, action, state.current)
+        if driver is not None:
+            action = np.asarray(driver.act_batch(obs, mask, driver_rng), np.int64)
         state = game.step(rules, state, action)[0]
         ended = np.flatnonzero(state.done)
         if ended.size:
@@ -122,6 +131,12 @@ def collect(rules: RuleSet, teacher: str = "planner", decisions: int = 100_000, 
     return TeacherData(obs=np.stack([s[0] for s in out]), mask=np.stack([s[1] for s in out]),
                        action=np.array([s[2] for s in out], np.int16),
                        ret=np.array([s[3] for s in out], np.float32))
+
+
+def concat(*parts: TeacherData) -> TeacherData:
+    """One dataset of the samples of ``parts``, in order."""
+    return TeacherData(**{f.name: np.concatenate([getattr(p, f.name) for p in parts])
+                          for f in dataclasses.fields(TeacherData)})
 
 
 def check_teacher(teacher: str) -> None:

@@ -144,12 +144,33 @@ def warm_start(model: Any, cfg: PPOConfig, run_dir: pathlib.Path) -> None:
                            progress=cfg.progress)
     report = clone(model.policy, data, epochs=cfg.teacher_epochs,
                    learning_rate=cfg.teacher_learning_rate, seed=cfg.seed, progress=cfg.progress)
-    (run_dir / "warm_start.json").write_text(
-        json.dumps({"teacher": cfg.teacher, **dataclasses.asdict(report)}, indent=1))
+    summary: dict[str, Any] = {"teacher": cfg.teacher, **dataclasses.asdict(report)}
+    if cfg.dagger_decisions:
+        report = dagger_round(model, cfg, data)
+        summary["dagger"] = dataclasses.asdict(report)
+    (run_dir / "warm_start.json").write_text(json.dumps(summary, indent=1))
     print(f"warm start from {cfg.teacher}: {report.samples} decisions, {report.epochs} "
           f"epochs, held-out move match {report.accuracy:.3f}, value MSE "
           f"{report.value_mse:.4f} ({report.seconds:.0f} s)", flush=True)
     save_checkpoint(model, cfg, run_dir / "checkpoints" / "step_0.zip")
+
+
+DAGGER_SEED_OFFSET = 1_000  # the DAgger round plays other deals than the teacher's
+
+
+def dagger_round(model: Any, cfg: PPOConfig, data: Any) -> Any:
+    """One DAgger round: the cloned network plays, the teacher labels its decisions, and
+    the network learns the teacher's data and these together; the ``CloneReport``."""
+    from agents.ppo import PPOPolicy
+    from train.imitation import clone, collect, concat
+
+    visited = collect(cfg.rules(), cfg.teacher, cfg.dagger_decisions,
+                      cfg.seed + DAGGER_SEED_OFFSET, cfg.gamma, cfg.reward,
+                      progress=cfg.progress, driver=PPOPolicy(model.policy, "clone"))
+    model.policy.set_training_mode(True)
+    return clone(model.policy, concat(data, visited), epochs=cfg.dagger_epochs,
+                 learning_rate=cfg.teacher_learning_rate, seed=cfg.seed + 1,
+                 progress=cfg.progress)
 
 
 def _interrupt(signum: int, frame: Any) -> None:

@@ -2,6 +2,9 @@
 
 import dataclasses
 
+import numpy as np
+import pytest
+
 from agents.greedy import GreedyPolicy
 from agents.planner import PlannerPolicy
 from tests.agents.play import decide, play_turn
@@ -91,3 +94,16 @@ def test_planner__never_discards_the_card_it_took():
     state, moves = play_turn(PlannerPolicy(CZ), CZ, state)
     assert moves[0] == "take discard 1" and "discard 6H" not in moves
     assert "4H 5H 6H" in table_str(state) and moves[-1] == "discard KD"
+
+
+@pytest.mark.parametrize(("preset", "players"), [("cz", 2), ("sk", 3), ("jolly", 2)])
+def test_planner__acts_legally_in_states_other_players_lead_to(preset, players):
+    """States a random player reaches (as when the planner labels another agent's
+    decisions) are played legally, mid-turn ones included."""
+    from agents.registry import make_agent
+    from train.imitation import collect
+
+    r = rules.preset(preset, num_players=players, max_turns=60)
+    data = collect(r, "planner", 1500, seed=11, num_deals=16, driver=make_agent("random", r))
+    rows = np.arange(len(data))
+    assert data.legal(rows)[rows, data.action].all()

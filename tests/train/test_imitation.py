@@ -128,3 +128,42 @@ def test_load_or_collect__an_unwritable_cache_warns_and_keeps_the_data(tmp_path,
     data = imitation.load_or_collect(tmp_path, CZ, "greedy", 100, 1, 0.99, "score")
     assert len(data) >= 100 and list(tmp_path.iterdir()) == []
     assert "cannot cache the teacher data" in capsys.readouterr().err
+
+
+def test_collect__with_a_driver_plays_its_moves_and_keeps_the_teacher_s_labels():
+    from agents.registry import make_agent
+
+    class Counting:
+        """The random agent, counting its calls."""
+
+        def __init__(self):
+            self.inner, self.calls = make_agent("random", CZ), 0
+
+        def act_batch(self, obs, mask, rng):
+            self.calls += 1
+            return self.inner.act_batch(obs, mask, rng)
+
+    driver = Counting()
+    led = imitation.collect(CZ, "greedy", 300, seed=4, driver=driver)
+    alone = imitation.collect(CZ, "greedy", 300, seed=4)
+    assert driver.calls > 0
+    assert led.obs.tobytes() != alone.obs.tobytes()  # the driver's moves were played
+    rows = np.arange(len(led))
+    assert led.legal(rows)[rows, led.action].all()
+    greedy = make_agent("greedy", CZ)
+    relabel = greedy.act_batch(led.obs, led.legal(rows), np.random.default_rng(0))
+    assert (relabel == led.action).mean() > 0.95  # greedy's labels (its ties are random)
+
+
+def test_warm_start__a_dagger_round_learns_the_teacher_s_and_the_clone_s_states(tmp_path):
+    import json
+
+    from tests.train.conftest import tiny_config
+    from train import ppo
+
+    cfg = tiny_config(tmp_path, teacher="greedy", teacher_decisions=300, teacher_epochs=1,
+                      dagger_decisions=200, dagger_epochs=1, total_steps=64)
+    run_dir = ppo.run(cfg).run_dir
+    report = json.loads((run_dir / "warm_start.json").read_text())
+    assert report["teacher"] == "greedy" and report["samples"] >= 285
+    assert report["dagger"]["samples"] >= report["samples"] + 190
