@@ -73,3 +73,10 @@ def test_vec_envs__float_actions_and_no_envs_are_refused():
         ZolikVecEnv(0)
     with pytest.raises(ValueError, match="num_envs must be a positive integer"):
         KostkyVecEnv(0)
+
+
+@pytest.mark.parametrize("seat", [7, -1, "me", True])
+def test_zolik_aec__render_seat_must_be_a_seat(seat):
+    with pytest.raises(ValueError, match=r"render_seat=.*choose a seat in 0..1"):
+        zolik_v0.raw_env(render_seat=seat)
+    assert zolik_v0.raw_env(render_seat=1).render_seat == 1

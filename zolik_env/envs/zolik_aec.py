@@ -157,6 +157,11 @@ class raw_env(MaskedAECEnv, EzPickle):  # PettingZoo naming
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode={render_mode!r} unknown: choose from "
                              f"{self.metadata['render_modes']}")
+        seats = range(self.rules.num_players)
+        if render_seat not in (None, "all") and (isinstance(render_seat, bool) or
+                                                 render_seat not in seats):
+            raise ValueError(f"render_seat={render_seat!r}: choose a seat in 0..{len(seats) - 1}, "
+                             f"'all' or None")
         self.match, self.render_mode, self.render_seat = match, render_mode, render_seat
         self._set_spaces(self.rules.num_players, observation_space(self.rules),
                          actions.NUM_ACTIONS)
