@@ -75,7 +75,7 @@ def final_evaluation(result: RunResult, args: argparse.Namespace) -> list[dict[s
     cfg = read_config(result.run_dir)
     learner = ppo_agent.load(result.final, cfg.rules())
     rows = evaluate(cfg.rules(), learner, args.opponents, args.deals, result.steps,
-                    seed=cfg.seed, seed_start=FINAL_SEED_START)
+                    seed=cfg.seed, seed_start=FINAL_SEED_START, progress=cfg.progress)
     append_rows(result.run_dir / "final_eval.csv", rows)
     (result.run_dir / "final_eval.json").write_text(json.dumps(
         {"checkpoint": str(result.final), "steps": result.steps, "seed_start": FINAL_SEED_START,

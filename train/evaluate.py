@@ -40,12 +40,19 @@ def summarize_match(match: MatchResult, steps: int, seed: int = 0) -> dict[str, 
 
 def evaluate(rules: RuleSet, learner: Policy, opponents: Sequence[str], deals: int,
              steps: int, seed: int = 0, seed_start: int = EVAL_SEED_START,
-             cache: dict[str, Policy] | None = None) -> list[dict[str, Any]]:
-    """Rows of ``FIELDS``: ``learner`` against each baseline spec on held-out deals."""
+             cache: dict[str, Policy] | None = None,
+             progress: bool = False) -> list[dict[str, Any]]:
+    """Rows of ``FIELDS``: ``learner`` against each baseline spec on held-out deals
+    (``progress``: a bar over the baselines, for evaluations that take minutes)."""
+    from tqdm import tqdm
+
     cache = {} if cache is None else cache
     seeds = seed_start + np.arange(deals, dtype=np.int64)
     rows = []
-    for spec in opponents:
+    bar = tqdm(opponents, desc=f"{deals} duplicate deals vs", unit="baseline",
+               disable=not progress)
+    for spec in bar:
+        bar.set_postfix_str(spec)
         if spec not in cache:
             cache[spec] = make_agent(spec, rules)
         match = play_match(rules, [learner, cache[spec]], seeds, seed=seed, rng_scope="chunk",

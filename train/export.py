@@ -43,7 +43,7 @@ def export(run_dir: str | pathlib.Path, name: str, deals: int = 400,
     saved = torch.load(out_dir / f"{name}.pt", map_location="cpu", weights_only=True)
     bot = ppo_agent.PPOPolicy(pretrained.unpack(saved, rules, name), f"pretrained:{name}")
     rows = evaluate(rules, bot, opponents, deals, int(model.num_timesteps), seed=cfg.seed,
-                    seed_start=EXPORT_SEED_START)
+                    seed_start=EXPORT_SEED_START, progress=True)
     print(format_table(rows))
     meta = {**ppo_agent.rules_meta(rules), "source": str(checkpoint),
             "steps": int(model.num_timesteps), "config": cfg.exp_name, "seed": cfg.seed,

@@ -67,7 +67,7 @@ def benchmark(run_dir: pathlib.Path, deals: int, opponents: Sequence[str]) -> di
     began = time.time()
     rows = evaluate(cfg.rules(), ppo_agent.load(checkpoint, cfg.rules()), opponents,
                     deals, ppo_agent_step(checkpoint), seed=cfg.seed,
-                    seed_start=STRENGTH_SEED_START)
+                    seed_start=STRENGTH_SEED_START, progress=True)
     print(f"{checkpoint}: {deals} duplicate deals per baseline, seeds from "
           f"{STRENGTH_SEED_START} ({time.time() - began:.0f} s)")
     print(format_table(rows))
