@@ -20,9 +20,11 @@ with the rules, a Policy object is sent pickled. ``evaluate`` is the Python entr
 from __future__ import annotations
 
 import concurrent.futures as cf
+import json
 import multiprocessing
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import fields
 from itertools import combinations
 from pathlib import Path
 from typing import Any, TypeAlias
@@ -90,20 +92,69 @@ def agent_name(agent: Agent) -> str:
 
 def _init_worker(rules: RuleSet, agents: Sequence[Agent], names: Sequence[str], seed: int,
                  rng_scope: str, kinds: dict[str, str] | None = None,
-                 record: str = "") -> None:
+                 record: str = "", store: str = "") -> None:
     """Build the agents once per process (``kinds``: the parent's agent registry)."""
     registry.AGENTS.update(kinds or {})
     built = [build_agent(a, rules) for a in agents]
     _WORKER.update(rules=rules, policies=built, names=tuple(names), seed=seed,
-                   rng_scope=rng_scope, record=record)
+                   rng_scope=rng_scope, record=record, store=store)
 
 
 def _play_task(task: Task) -> MatchResult:
+    """The chunk's result: read back from the chunk store when an earlier, interrupted
+    run of the same evaluation saved it, else played."""
     (i, j), seeds = task
     w = _WORKER
+    saved = chunk_path(Path(w["store"]), task) if w["store"] else None
+    if saved is not None and saved.exists():
+        return load_chunk(saved)
     return play_match(w["rules"], [w["policies"][i], w["policies"][j]], seeds, seed=w["seed"],
                       rng_scope=w["rng_scope"], names=[w["names"][i], w["names"][j]],
                       record=w["record"] or None)
+
+
+def chunk_path(store: Path, task: Task) -> Path:
+    (i, j), seeds = task
+    return store / f"pair{i}-{j}_deals{int(seeds[0])}-{int(seeds[-1])}.npz"
+
+
+def save_chunk(path: Path, result: MatchResult) -> None:
+    """Write one chunk's result atomically (a kill mid-write leaves no chunk file)."""
+    tmp = path.with_name(f".{path.stem}.tmp.npz")
+    arrays = {f.name: np.asarray(getattr(result, f.name)) for f in fields(MatchResult)}
+    np.savez(tmp, **arrays)
+    tmp.replace(path)
+
+
+def load_chunk(path: Path) -> MatchResult:
+    with np.load(path) as z:
+        values = {f.name: z[f.name] for f in fields(MatchResult)}
+    values["agents"] = tuple(str(a) for a in values["agents"])
+    return MatchResult(**values)
+
+
+def open_store(cfg: EvalConfig, store: Path) -> Path:
+    """The chunk store of ``cfg``'s evaluation: created with the config it belongs to, or
+    reused when it holds the same evaluation (same agents, rules, deals and seeds).
+
+    Raises:
+        ValueError: when ``store`` holds chunks of another evaluation.
+    """
+    key = {k: v for k, v in cfg.to_dict().items() if k not in _NOT_IN_RESULTS}
+    marker = store / "evaluation.json"
+    if marker.exists():
+        if json.loads(marker.read_text()) != json.loads(json.dumps(key)):
+            raise ValueError(f"{store} holds the results of another evaluation: give another "
+                             f"--out, or delete {store} to start over")
+    else:
+        store.mkdir(parents=True, exist_ok=True)
+        marker.write_text(json.dumps(key, indent=1))
+    return store
+
+
+# options that change how an evaluation runs or is reported, not its deal results
+_NOT_IN_RESULTS = ("out", "workers", "progress", "plots", "record", "sequential", "min_deals",
+                   "confidence", "bootstrap", "chunk_deals")
 
 
 def _ordered_results(tasks: Iterator[Task], skip: Callable[[Task], bool], workers: int,
@@ -151,10 +202,12 @@ def _should_stop(cfg: EvalConfig, parts: list[MatchResult]) -> bool:
     return stats.excludes_zero(stats.summarize(diff, cfg.confidence, cfg.bootstrap, cfg.seed))
 
 
-def play_pool(cfg: EvalConfig, policies: Sequence[Agent] | None = None
+def play_pool(cfg: EvalConfig, policies: Sequence[Agent] | None = None,
+              store: Path | None = None
               ) -> tuple[tuple[str, ...], dict[Pair, MatchResult], set[Pair]]:
     """Play every pair of ``cfg.agents`` (or of ``policies``: Policy objects or factories,
-    named by ``cfg.agents``).
+    named by ``cfg.agents``). With a chunk ``store`` (``open_store``) each chunk's result
+    is saved as it comes in, and chunks saved there before are read back, not replayed.
 
     Returns:
         (agent names, match per pair (i, j) with i < j, pairs stopped early).
@@ -173,7 +226,7 @@ def play_pool(cfg: EvalConfig, policies: Sequence[Agent] | None = None
                           f"{error.strerror or error}") from None
     agents = list(policies) if policies is not None else list(cfg.agents)
     init_args = (cfg.rules(), agents, names, cfg.seed, cfg.rng_scope, dict(registry.AGENTS),
-                 cfg.record)
+                 cfg.record, str(store) if store is not None else "")
     total = cfg.deals * len(pairs)
     with tqdm(total=total, desc="deals", unit="deal", disable=not cfg.progress) as bar:
         results = _ordered_results(_tasks(cfg, pairs), lambda t: t[0] in stopped,
@@ -181,6 +234,8 @@ def play_pool(cfg: EvalConfig, policies: Sequence[Agent] | None = None
         for (pair, seeds), result in results:
             if pair in stopped:
                 continue
+            if store is not None and not chunk_path(store, (pair, seeds)).exists():
+                save_chunk(chunk_path(store, (pair, seeds)), result)
             parts[pair].append(result)
             bar.update(seeds.size)
             if _should_stop(cfg, parts[pair]):
@@ -195,7 +250,8 @@ def run(cfg: EvalConfig, policies: Sequence[Agent] | None = None,
     """Play, summarise and (with ``write``) write the report into the run directory,
     which is created and checked before the first deal (``config.prepare_out``)."""
     out = prepare_out(cfg) if write else None
-    names, matches, stopped = play_pool(cfg, policies)
+    store = open_store(cfg, out / "chunks") if out is not None else None
+    names, matches, stopped = play_pool(cfg, policies, store)
     summary = summarize_pool(names, matches, cfg.players, stopped, cfg.confidence,
                              cfg.bootstrap, cfg.seed)
     result = EvalResult(cfg, names, matches, summary, stopped)

@@ -3,6 +3,7 @@
 import csv
 import json
 
+import numpy as np
 import pytest
 import yaml
 
@@ -108,3 +109,30 @@ def test_cli__an_unwritable_report_folder_fails_before_any_deal(tmp_path, capsys
 def test_load_config__bad_values_are_one_line_errors(overrides, message):
     with pytest.raises(ValueError, match=message):
         load_config(None, **overrides)
+
+
+def test_eval__an_interrupted_run_reuses_its_saved_chunks(tmp_path, monkeypatch):
+    from eval import tournament
+
+    out = tmp_path / "ev"
+    args = dict(agents=("random", "greedy"), deals=8, chunk_deals=4, out=str(out),
+                progress=False, plots=False, workers=1)
+    played = []
+    real = tournament.play_match
+
+    def counting(*a, **k):
+        played.append(1)
+        return real(*a, **k)
+
+    monkeypatch.setattr(tournament, "play_match", counting)
+    first = run(load_config(None, **args))
+    assert len(played) == 2 and len(list((out / "chunks").glob("*.npz"))) == 2
+    (out / "chunks" / sorted(p.name for p in (out / "chunks").glob("*.npz"))[1]).unlink()
+    again = run(load_config(None, **args))  # as after an interrupt: one chunk left to play
+    assert len(played) == 3
+    pair = next(iter(first.matches))
+    for name in ("scores", "winner", "turns"):
+        np.testing.assert_array_equal(getattr(first.matches[pair], name),
+                                      getattr(again.matches[pair], name))
+    with pytest.raises(ValueError, match="holds the results of another evaluation"):
+        run(load_config(None, **{**args, "deals": 12}))
