@@ -90,7 +90,7 @@ def sampled_states(rules, deals=3, every=7, seed=0):
     return out
 
 
-CASES = [("cz", 2), ("sk", 3), ("jolly", 4)]
+CASES = [(preset, players) for preset in options.PRESETS for players in (2, 3, 4)]
 
 
 @pytest.mark.parametrize(("preset", "players"), CASES)
