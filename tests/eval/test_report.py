@@ -115,8 +115,8 @@ def test_eval__an_interrupted_run_reuses_its_saved_chunks(tmp_path, monkeypatch)
     from eval import tournament
 
     out = tmp_path / "ev"
-    args = dict(agents=("random", "greedy"), deals=8, chunk_deals=4, out=str(out),
-                progress=False, plots=False, workers=1)
+    args = {"agents": ("random", "greedy"), "deals": 8, "chunk_deals": 4, "out": str(out),
+                "progress": False, "plots": False, "workers": 1}
     played = []
     real = tournament.play_match
 
