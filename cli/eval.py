@@ -51,6 +51,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="hide the progress bar")
     p.add_argument("--record", metavar="DIR",
                    help="write every game played into DIR as a replay file (zolik replay)")
+    p.add_argument("--resume", action="store_true", default=None,
+                   help="with --out DIR: continue an interrupted run of the same evaluation, "
+                        "reading back the chunks it saved")
     return p
 
 

@@ -68,6 +68,10 @@ class EvalConfig:
     record: str = ""
     """Directory to write every game played into, one replay file each (``zolik replay``
     reads them; each names the agent in every seat); empty = none."""
+    resume: bool = False
+    """Continue an interrupted evaluation in ``out``: chunks saved there by a run of the
+    same evaluation are read back instead of replayed. Without it, old chunks in ``out``
+    are cleared first (a retrained agent of the same name is played again)."""
 
     def __post_init__(self) -> None:
         _check(self)

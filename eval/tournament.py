@@ -22,6 +22,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 import json
 import multiprocessing
+import shutil
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import fields
@@ -134,14 +135,17 @@ def load_chunk(path: Path) -> MatchResult:
 
 
 def open_store(cfg: EvalConfig, store: Path) -> Path:
-    """The chunk store of ``cfg``'s evaluation: created with the config it belongs to, or
-    reused when it holds the same evaluation (same agents, rules, deals and seeds).
+    """The chunk store of ``cfg``'s evaluation: created with the config it belongs to, or,
+    with ``cfg.resume``, reused when it holds the same evaluation (same agents, rules,
+    deals and seeds); without ``resume`` an existing store is cleared.
 
     Raises:
         ValueError: when ``store`` holds chunks of another evaluation.
     """
     key = {k: v for k, v in cfg.to_dict().items() if k not in _NOT_IN_RESULTS}
     marker = store / "evaluation.json"
+    if store.exists() and not cfg.resume:
+        shutil.rmtree(store)  # a fresh evaluation: results of an earlier one are not reused
     if marker.exists():
         if json.loads(marker.read_text()) != json.loads(json.dumps(key)):
             raise ValueError(f"{store} holds the results of another evaluation: give another "
@@ -153,8 +157,8 @@ def open_store(cfg: EvalConfig, store: Path) -> Path:
 
 
 # options that change how an evaluation runs or is reported, not its deal results
-_NOT_IN_RESULTS = ("out", "workers", "progress", "plots", "record", "sequential", "min_deals",
-                   "confidence", "bootstrap", "chunk_deals")
+_NOT_IN_RESULTS = ("out", "resume", "workers", "progress", "plots", "record", "sequential",
+                   "min_deals", "confidence", "bootstrap", "chunk_deals")
 
 
 def _ordered_results(tasks: Iterator[Task], skip: Callable[[Task], bool], workers: int,

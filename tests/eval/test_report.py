@@ -128,11 +128,13 @@ def test_eval__an_interrupted_run_reuses_its_saved_chunks(tmp_path, monkeypatch)
     first = run(load_config(None, **args))
     assert len(played) == 2 and len(list((out / "chunks").glob("*.npz"))) == 2
     (out / "chunks" / sorted(p.name for p in (out / "chunks").glob("*.npz"))[1]).unlink()
-    again = run(load_config(None, **args))  # as after an interrupt: one chunk left to play
+    again = run(load_config(None, **args, resume=True))  # after an interrupt: one left
     assert len(played) == 3
     pair = next(iter(first.matches))
     for name in ("scores", "winner", "turns"):
         np.testing.assert_array_equal(getattr(first.matches[pair], name),
                                       getattr(again.matches[pair], name))
     with pytest.raises(ValueError, match="holds the results of another evaluation"):
-        run(load_config(None, **{**args, "deals": 12}))
+        run(load_config(None, **{**args, "deals": 12}, resume=True))
+    run(load_config(None, **args))  # without --resume: everything is played again
+    assert len(played) == 5
