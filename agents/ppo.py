@@ -100,12 +100,18 @@ def check_meta(zip_path: Path, rules: RuleSet) -> None:
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
         raise ValueError(f"the sidecar {side} of PPO checkpoint {zip_path} is not valid JSON "
                          f"({error}): fix or delete it") from None
-    want = rules_meta(rules)
-    diff = {k: (saved.get(k), v) for k, v in want.items() if saved.get(k) != v}
-    if diff:
-        detail = ", ".join(f"{k}: checkpoint {a!r} vs requested {b!r}" for k, (a, b) in
-                           diff.items())
+    detail = rules_difference(saved, rules, "checkpoint")
+    if detail:
         raise ValueError(f"PPO checkpoint {zip_path} was trained for other rules ({detail})")
+
+
+def rules_difference(saved: dict[str, Any], rules: RuleSet, what: str) -> str:
+    """How the rules recorded in ``saved`` (``rules_meta`` keys) differ from ``rules``:
+    ``"num_players: checkpoint 2 vs requested 3"`` per key (``what`` names the saved side),
+    or ``""`` when they are the same."""
+    want = rules_meta(rules)
+    return ", ".join(f"{k}: {what} {saved.get(k)!r} vs requested {v!r}"
+                     for k, v in want.items() if saved.get(k) != v)
 
 
 def check_sizes(zip_path: Path, model: Any, rules: RuleSet) -> None:

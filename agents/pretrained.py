@@ -18,7 +18,7 @@ from typing import Any
 import torch
 from gymnasium import spaces
 
-from agents.ppo import PPOPolicy, ScaledObs, obs_scale, rules_meta, split_mode
+from agents.ppo import PPOPolicy, ScaledObs, obs_scale, rules_difference, rules_meta, split_mode
 from agents.ppo_net import LeanMaskablePolicy
 from zolik_env.envs.zolik_common import observation_space
 from zolik_env.rummy.actions import NUM_ACTIONS
@@ -65,10 +65,8 @@ def unpack(saved: dict[str, Any], rules: RuleSet, name: str) -> LeanMaskablePoli
     if saved.get("format") != FORMAT:
         raise ValueError(f"pretrained bot {name!r} has format {saved.get('format')!r}; this "
                          f"kit reads format {FORMAT}")
-    want = rules_meta(rules)
-    diff = {k: (saved["rules"].get(k), v) for k, v in want.items() if saved["rules"].get(k) != v}
-    if diff:
-        detail = ", ".join(f"{k}: bot {a!r} vs requested {b!r}" for k, (a, b) in diff.items())
+    detail = rules_difference(saved["rules"], rules, "bot")
+    if detail:
         raise ValueError(f"pretrained bot {name!r} plays other rules ({detail})")
     net = network(saved["net_arch"], rules)
     net.load_state_dict({k: v.float() if v.is_floating_point() else v
