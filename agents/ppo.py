@@ -17,6 +17,11 @@ Acting: the masked logits give a distribution over legal moves; ``act_batch`` sa
 with the given numpy generator (inverse CDF of one uniform per row), or takes the argmax
 when ``deterministic``. Same checkpoint, observations, masks and generator state give
 the same moves. This module imports no ``train`` code (STYLE.md §2).
+
+**Hand features.** A network trained with ``obs_features: hand`` records the name in its
+``ScaledObs`` and takes the observation with ``agents.hand_features`` appended; this
+Policy appends them itself to the plain observations it is given, so it needs the
+rules (``PPOPolicy(..., rules=...)``; ``load`` and the registry pass them).
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from gymnasium import spaces
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 
 from agents.base import SingleFromBatched
+from agents.hand_features import augment, check_features, feature_scale, feature_size
 from zolik_env.rummy.observe import obs_layout
 from zolik_env.rummy.options import RuleSet, rule_options_of
 
@@ -41,18 +47,22 @@ _SLICE_DIVISORS = {"meld_kind": 2.0, "meld_key": 13.0, "meld_cells": 2.0, "disca
 CLIP = 5.0
 
 
-def obs_scale(rules: RuleSet) -> np.ndarray:
-    """float32 (OBS,): the factor applied to each observation entry."""
+def obs_scale(rules: RuleSet, features: str = "") -> np.ndarray:
+    """float32 (OBS + features,): the factor applied to each observation entry, then to
+    each of the ``features`` (``agents.hand_features``) appended to it."""
     parts = [np.full(int(np.prod(shape)), 1.0 / _SLICE_DIVISORS.get(name, 1.0), np.float32)
              for name, shape in obs_layout(rules)]
-    return np.concatenate(parts)
+    return np.concatenate([*parts, feature_scale(features)])
 
 
 class ScaledObs(BaseFeaturesExtractor):
-    """Features extractor: ``clip(obs * scale, -5, 5)``; ``scale`` is saved with the net."""
+    """Features extractor: ``clip(obs * scale, -5, 5)``; ``scale`` is saved with the net,
+    and so is ``features``, the name of the feature set the observation carries."""
 
-    def __init__(self, observation_space: spaces.Box, scale: list[float]) -> None:
+    def __init__(self, observation_space: spaces.Box, scale: list[float],
+                 features: str = "") -> None:
         super().__init__(observation_space, features_dim=len(scale))
+        self.features = check_features(features)
         self.register_buffer("scale", torch.tensor(scale, dtype=torch.float32))
 
     def forward(self, observations: torch.Tensor) -> torch.Tensor:
@@ -118,7 +128,8 @@ def check_sizes(zip_path: Path, model: Any, rules: RuleSet) -> None:
     """Raise ``ValueError`` unless the model's observation and action sizes fit ``rules``."""
     from zolik_env.rummy.actions import NUM_ACTIONS
 
-    want = (sum(int(np.prod(shape)) for _, shape in obs_layout(rules)), NUM_ACTIONS)
+    extra = feature_size(features_of(model.policy))
+    want = (sum(int(np.prod(shape)) for _, shape in obs_layout(rules)) + extra, NUM_ACTIONS)
     got = (int(np.prod(model.observation_space.shape)), int(model.action_space.n))
     if got != want:
         raise ValueError(f"PPO model {zip_path} takes observations of {got[0]} and "
@@ -126,13 +137,24 @@ def check_sizes(zip_path: Path, model: Any, rules: RuleSet) -> None:
                          f"has {want[0]} and {want[1]}: train it for these rules")
 
 
-class PPOPolicy(SingleFromBatched):
-    """A MaskablePPO actor as a Policy (see the module docstring)."""
+def features_of(policy: Any) -> str:
+    """The feature set a policy network's observations carry (``""``: none)."""
+    return str(getattr(policy.pi_features_extractor, "features", ""))
 
-    def __init__(self, policy: Any, name: str = "ppo", deterministic: bool = False) -> None:
+
+class PPOPolicy(SingleFromBatched):
+    """A MaskablePPO actor as a Policy (see the module docstring); ``rules`` are needed
+    when the network takes hand features."""
+
+    def __init__(self, policy: Any, name: str = "ppo", deterministic: bool = False,
+                 rules: RuleSet | None = None) -> None:
         self.policy = policy
         self.name = name
         self.deterministic = deterministic
+        self.features = features_of(policy)
+        if self.features and rules is None:
+            raise ValueError(f"{name} takes {self.features!r} features: pass its rules")
+        self.rules = rules
 
     @torch.no_grad()
     def probabilities(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -143,6 +165,9 @@ class PPOPolicy(SingleFromBatched):
         """
         net = self.policy
         net.set_training_mode(False)
+        if self.features:
+            assert self.rules is not None
+            obs = augment(obs, self.rules, self.features)
         x = torch.as_tensor(np.asarray(obs), dtype=torch.float32)
         latent = net.mlp_extractor.forward_actor(net.pi_features_extractor(x))
         logits = net.action_net(latent).masked_fill(~torch.as_tensor(np.asarray(mask, bool)),
@@ -173,7 +198,7 @@ def load(path: str | Path, rules: RuleSet | None = None, deterministic: bool = F
     model = MaskablePPO.load(zip_path, device="cpu")
     if rules is not None:
         check_sizes(zip_path, model, rules)
-    return PPOPolicy(model.policy, name or f"ppo:{zip_path}", deterministic)
+    return PPOPolicy(model.policy, name or f"ppo:{zip_path}", deterministic, rules)
 
 
 def make(rules: RuleSet, argument: str = "") -> PPOPolicy:

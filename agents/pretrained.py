@@ -18,9 +18,17 @@ from typing import Any
 import torch
 from gymnasium import spaces
 
-from agents.ppo import PPOPolicy, ScaledObs, obs_scale, rules_difference, rules_meta, split_mode
+from agents.hand_features import augmented_space
+from agents.ppo import (
+    PPOPolicy,
+    ScaledObs,
+    features_of,
+    obs_scale,
+    rules_difference,
+    rules_meta,
+    split_mode,
+)
 from agents.ppo_net import LeanMaskablePolicy
-from zolik_env.envs.zolik_common import observation_space
 from zolik_env.rummy.actions import NUM_ACTIONS
 from zolik_env.rummy.options import RuleSet
 
@@ -42,12 +50,15 @@ def card(name: str) -> dict[str, Any]:
     return meta
 
 
-def network(net_arch: list[int], rules: RuleSet) -> LeanMaskablePolicy:
-    """An untrained actor-critic of the trainer's shape for ``rules``."""
-    return LeanMaskablePolicy(observation_space(rules), spaces.Discrete(NUM_ACTIONS),
+def network(net_arch: list[int], rules: RuleSet, features: str = "") -> LeanMaskablePolicy:
+    """An untrained actor-critic of the trainer's shape for ``rules`` (observations with
+    the ``features`` of ``agents.hand_features`` appended)."""
+    return LeanMaskablePolicy(augmented_space(rules, features), spaces.Discrete(NUM_ACTIONS),
                               lambda _: 0.0, net_arch=list(net_arch),
                               features_extractor_class=ScaledObs,
-                              features_extractor_kwargs={"scale": obs_scale(rules).tolist()})
+                              features_extractor_kwargs={
+                                  "scale": obs_scale(rules, features).tolist(),
+                                  "features": features})
 
 
 def pack(policy: Any, rules: RuleSet) -> dict[str, Any]:
@@ -57,7 +68,7 @@ def pack(policy: Any, rules: RuleSet) -> dict[str, Any]:
     weights = {k: v.half() if v.is_floating_point() else v
                for k, v in policy.state_dict().items()}
     return {"format": FORMAT, "net_arch": net_arch, "rules": rules_meta(rules),
-            "state_dict": weights}
+            "obs_features": features_of(policy), "state_dict": weights}
 
 
 def unpack(saved: dict[str, Any], rules: RuleSet, name: str) -> LeanMaskablePolicy:
@@ -68,7 +79,7 @@ def unpack(saved: dict[str, Any], rules: RuleSet, name: str) -> LeanMaskablePoli
     detail = rules_difference(saved["rules"], rules, "bot")
     if detail:
         raise ValueError(f"pretrained bot {name!r} plays other rules ({detail})")
-    net = network(saved["net_arch"], rules)
+    net = network(saved["net_arch"], rules, str(saved.get("obs_features", "")))
     net.load_state_dict({k: v.float() if v.is_floating_point() else v
                          for k, v in saved["state_dict"].items()})
     net.optimizer = None  # a player needs no Adam state
@@ -81,7 +92,8 @@ def load(name: str, rules: RuleSet, deterministic: bool = False) -> PPOPolicy:
     card(name)  # names the bots when ``name`` is unknown
     saved = torch.load(BOTS / f"{name}.pt", map_location="cpu", weights_only=True)
     suffix = ":argmax" if deterministic else ""
-    return PPOPolicy(unpack(saved, rules, name), f"pretrained:{name}{suffix}", deterministic)
+    return PPOPolicy(unpack(saved, rules, name), f"pretrained:{name}{suffix}", deterministic,
+                     rules)
 
 
 def make(rules: RuleSet, argument: str = "") -> PPOPolicy:

@@ -99,7 +99,7 @@ class TrainCallback(BaseCallback):
     def run_eval(self) -> list[dict[str, Any]]:
         """Evaluate the current policy; append to ``eval.csv`` and redraw the curve."""
         began = time.perf_counter()
-        learner = PPOPolicy(self.model.policy, "ppo")
+        learner = PPOPolicy(self.model.policy, "ppo", rules=self.cfg.rules())
         rows = evaluate(self.cfg.rules(), learner, self.cfg.eval_opponents, self.cfg.eval_deals,
                         self.num_timesteps, seed=self.cfg.seed, cache=self.cache)
         self.model.policy.set_training_mode(False)

@@ -14,6 +14,7 @@ from typing import Any
 
 import yaml
 
+from agents.hand_features import check_features
 from zolik_env.config_loader import build, plain_dict, read_values
 from zolik_env.envs.zolik_common import REWARD_MODES, make_rules
 from zolik_env.rummy.options import RuleSet
@@ -38,6 +39,10 @@ class PPOConfig:
     shaping: float = 0.0
     """Potential-based reward shaping: this times the hand points the learner has shed
     since the deal began, / 100, as the potential (``train.zolik_vec``); 0 = none."""
+    obs_features: str = "hand"
+    """``hand``: append the hand features of ``agents.hand_features`` (the best melds of
+    the own hand, whether it can open) to the learner's observation; ``""``: none. The
+    network records its choice, so its checkpoints play with the same features."""
     seed: int = 1
     """Seeds the deals, the seats, the pool's draws, the network and PPO's sampling."""
     total_steps: int = 5_000_000
@@ -105,6 +110,7 @@ class PPOConfig:
 
 def _check(cfg: PPOConfig) -> None:
     cfg.rules()  # names bad presets, options and player counts
+    check_features(cfg.obs_features)
     if cfg.reward not in REWARD_MODES:
         raise ValueError(f"reward={cfg.reward!r}: choose from {REWARD_MODES}")
     bad = sorted(set(cfg.pool) - set(SELF_KINDS) - set(BASELINES))

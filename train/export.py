@@ -41,7 +41,8 @@ def export(run_dir: str | pathlib.Path, name: str, deals: int = 400,
     out_dir.mkdir(parents=True, exist_ok=True)
     torch.save(pretrained.pack(model.policy, rules), out_dir / f"{name}.pt")
     saved = torch.load(out_dir / f"{name}.pt", map_location="cpu", weights_only=True)
-    bot = ppo_agent.PPOPolicy(pretrained.unpack(saved, rules, name), f"pretrained:{name}")
+    bot = ppo_agent.PPOPolicy(pretrained.unpack(saved, rules, name), f"pretrained:{name}",
+                              rules=rules)
     rows = evaluate(rules, bot, opponents, deals, int(model.num_timesteps), seed=cfg.seed,
                     seed_start=EXPORT_SEED_START, progress=True)
     print(format_table(rows))

@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from agents.hand_features import augment, feature_size
 from agents.registry import make_agent
 from train.config import TEACHERS
 from zolik_env.envs.zolik_common import shape_rewards
@@ -131,6 +132,22 @@ def collect(rules: RuleSet, teacher: str = "planner", decisions: int = 100_000, 
     return TeacherData(obs=np.stack([s[0] for s in out]), mask=np.stack([s[1] for s in out]),
                        action=np.array([s[2] for s in out], np.int16),
                        ret=np.array([s[3] for s in out], np.float32))
+
+
+def with_features(data: TeacherData, rules: RuleSet, features: str,
+                  progress: bool = False) -> TeacherData:
+    """``data`` with the ``features`` of ``agents.hand_features`` appended to every
+    observation (the cache keeps the plain observations; ``""``: ``data`` itself)."""
+    if not feature_size(features):
+        return data
+    parts = np.array_split(np.arange(len(data)), max(1, len(data) // 4096))
+    bar = _bar(len(data), "hand features", "obs", progress)
+    out = []
+    for rows in parts:
+        out.append(augment(data.obs[rows], rules, features))
+        bar.update(rows.size)
+    bar.close()
+    return dataclasses.replace(data, obs=np.concatenate(out))
 
 
 def concat(*parts: TeacherData) -> TeacherData:

@@ -61,8 +61,10 @@ def start_run(cfg: PPOConfig) -> pathlib.Path:
 
 def read_config(run_dir: pathlib.Path) -> PPOConfig:
     """The resolved config a run dir was started with."""
-    return make_config(yaml.safe_load((run_dir / "config.yaml").read_text()),
-                       str(run_dir / "config.yaml"))
+    raw = yaml.safe_load((run_dir / "config.yaml").read_text())
+    if isinstance(raw, dict):
+        raw.setdefault("obs_features", "")  # run dirs from before hand features had none
+    return make_config(raw, str(run_dir / "config.yaml"))
 
 
 def save_checkpoint(model: Any, cfg: PPOConfig, path: pathlib.Path) -> pathlib.Path:
@@ -83,9 +85,10 @@ def save_checkpoint(model: Any, cfg: PPOConfig, path: pathlib.Path) -> pathlib.P
 def _new_model(cfg: PPOConfig, env: Any) -> Any:
     from sb3_contrib import MaskablePPO
 
-    scale = obs_scale(cfg.rules()).tolist()
+    scale = obs_scale(cfg.rules(), cfg.obs_features).tolist()
     policy_kwargs = {"net_arch": list(cfg.net_arch), "features_extractor_class": ScaledObs,
-                     "features_extractor_kwargs": {"scale": scale}}
+                     "features_extractor_kwargs": {"scale": scale,
+                                                   "features": cfg.obs_features}}
     return MaskablePPO(
         LeanMaskablePolicy, env, learning_rate=cfg.learning_rate, n_steps=cfg.n_steps,
         batch_size=cfg.batch_size, n_epochs=cfg.n_epochs, gamma=cfg.gamma,
@@ -106,7 +109,8 @@ def build(cfg: PPOConfig, run_dir: pathlib.Path) -> tuple[Any, PoolVecEnv, Oppon
     for snap in checkpoints(run_dir / "pool"):
         if step_of(snap) <= step:
             pool.add_snapshot(snap)
-    raw = PoolVecEnv(cfg.num_envs, cfg.rules(), pool, cfg.reward, seed, cfg.shaping, cfg.gamma)
+    raw = PoolVecEnv(cfg.num_envs, cfg.rules(), pool, cfg.reward, seed, cfg.shaping, cfg.gamma,
+                     cfg.obs_features)
     env = VecMonitor(raw)
     if model is not None:
         model.set_env(env)
@@ -137,11 +141,12 @@ def warm_start(model: Any, cfg: PPOConfig, run_dir: pathlib.Path) -> None:
     """Teach a new model the teacher's moves and returns (``train.imitation``), write what
     it learned to ``warm_start.json`` and save it as ``checkpoints/step_0.zip``, so a
     resumed run never repeats it."""
-    from train.imitation import clone, load_or_collect
+    from train.imitation import clone, load_or_collect, with_features
 
     data = load_or_collect(pathlib.Path(cfg.run_root) / "teacher_cache", cfg.rules(),
                            cfg.teacher, cfg.teacher_decisions, cfg.seed, cfg.gamma, cfg.reward,
                            progress=cfg.progress)
+    data = with_features(data, cfg.rules(), cfg.obs_features, cfg.progress)
     report = clone(model.policy, data, epochs=cfg.teacher_epochs,
                    learning_rate=cfg.teacher_learning_rate, seed=cfg.seed, progress=cfg.progress)
     summary: dict[str, Any] = {"teacher": cfg.teacher, **dataclasses.asdict(report)}
@@ -162,11 +167,13 @@ def dagger_round(model: Any, cfg: PPOConfig, data: Any) -> Any:
     """One DAgger round: the cloned network plays, the teacher labels its decisions, and
     the network learns the teacher's data and these together; the ``CloneReport``."""
     from agents.ppo import PPOPolicy
-    from train.imitation import clone, collect, concat
+    from train.imitation import clone, collect, concat, with_features
 
     visited = collect(cfg.rules(), cfg.teacher, cfg.dagger_decisions,
                       cfg.seed + DAGGER_SEED_OFFSET, cfg.gamma, cfg.reward,
-                      progress=cfg.progress, driver=PPOPolicy(model.policy, "clone"))
+                      progress=cfg.progress,
+                      driver=PPOPolicy(model.policy, "clone", rules=cfg.rules()))
+    visited = with_features(visited, cfg.rules(), cfg.obs_features, cfg.progress)
     model.policy.set_training_mode(True)
     return clone(model.policy, concat(data, visited), epochs=cfg.dagger_epochs,
                  learning_rate=cfg.teacher_learning_rate, seed=cfg.seed + 1,

@@ -37,12 +37,12 @@ import gymnasium
 import numpy as np
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvStepReturn
 
+from agents.hand_features import augment, augmented_space, check_features
 from train.vec_base import BatchedVecEnv
 from zolik_env.envs.zolik_common import (
     SCORE_SCALE,
     check_reward_mode,
     make_rules,
-    observation_space,
     opponent_actions,
     play_opponents,
     resolve_opponents,
@@ -96,10 +96,12 @@ class ZolikVecEnv(BatchedVecEnv):
                  rule_options: dict[str, Any] | None = None, reward: str = "score",
                  seed: int = 0, hook: OpponentHook | None = None,
                  seed_limit: int | None = None, shaping: float = 0.0,
-                 gamma: float = 1.0) -> None:
+                 gamma: float = 1.0, features: str = "") -> None:
         """``hook`` replaces ``opponents`` (pass one of them); ``seed_limit`` bounds the
-        deal seeds; ``shaping`` and ``gamma``: see the module docstring."""
+        deal seeds; ``shaping`` and ``gamma``: see the module docstring; ``features``
+        (``agents.hand_features``) are appended to the learner's observations."""
         self.rules = make_rules(rules, num_players, rule_options)
+        self.features = check_features(features)
         self.reward_mode = check_reward_mode(reward)
         if hook is not None and opponents is not None:
             raise ValueError("pass opponents or an opponent hook, not both")
@@ -110,7 +112,7 @@ class ZolikVecEnv(BatchedVecEnv):
                              f"{gamma}")
         self.shaping, self.gamma = float(shaping), float(gamma)
         self.render_mode = None
-        super().__init__(num_envs, observation_space(self.rules),
+        super().__init__(num_envs, augmented_space(self.rules, self.features),
                          gymnasium.spaces.Discrete(actions.NUM_ACTIONS))
         self._actions = np.zeros(num_envs, np.int64)
         self.num_decisions = 0  # learner and opponent moves played so far (for benchmarks)
@@ -177,7 +179,11 @@ class ZolikVecEnv(BatchedVecEnv):
         elif not self._fresh:
             self._new_deals(np.arange(self.num_envs))
         self._fresh = False
-        return observe(self.rules, self.state, self.learner)
+        return self._observe(self.state, self.learner)
+
+    def _observe(self, state: State, seats: np.ndarray) -> np.ndarray:
+        """The observations of ``seats`` (one per deal of ``state``), with the features."""
+        return augment(observe(self.rules, state, seats), self.rules, self.features)
 
     def _check(self, a: np.ndarray) -> None:
         mask = self.action_masks()
@@ -214,7 +220,7 @@ class ZolikVecEnv(BatchedVecEnv):
                                    self.reward_mode)
             deal_reward = shaped[np.arange(rows.size), seat]
             rewards[rows] += deal_reward
-            last = observe(self.rules, ended, seat)
+            last = self._observe(ended, seat)
             for j, i in enumerate(rows):
                 infos[i] = {"terminal_observation": last[j], "seat": int(seat[j]),
                             "deal_reward": float(deal_reward[j]),
@@ -224,7 +230,7 @@ class ZolikVecEnv(BatchedVecEnv):
                             "TimeLimit.truncated": bool(ended.truncated[j]),
                             **self.hook.deal_info(int(i))}
             self._new_deals(rows)
-        return (observe(self.rules, self.state, self.learner), rewards.astype(np.float32),
+        return (self._observe(self.state, self.learner), rewards.astype(np.float32),
                 done, infos)
 
     def action_masks(self) -> np.ndarray:

@@ -36,7 +36,7 @@ def test_export__the_bot_plays_like_its_checkpoint(exported):
     cfg, result, out, _ = exported
     rules = cfg.rules()
     saved = torch.load(out / "tiny.pt", weights_only=True)
-    bot = ppo_agent.PPOPolicy(pretrained.unpack(saved, rules, "tiny"), "bot")
+    bot = ppo_agent.PPOPolicy(pretrained.unpack(saved, rules, "tiny"), "bot", rules=rules)
     original = ppo_agent.load(result.final, rules)
     obs, mask = _some_states(rules)
     np.testing.assert_allclose(bot.probabilities(obs, mask), original.probabilities(obs, mask),

@@ -78,7 +78,7 @@ def test_clone__learns_the_teacher_s_moves(small, tmp_path):
     from train.selfplay import OpponentPool, PoolVecEnv
 
     cfg = load_config("configs/ppo/cz_2p.yaml", {"num_envs": 2, "n_steps": 32, "batch_size": 64,
-                                                "net_arch": [64]})
+                                                "net_arch": [64], "obs_features": ""})
     env = PoolVecEnv(2, CZ, OpponentPool(CZ, cfg.pool, cfg.pool_size, 1), "score", 1)
     model = _new_model(cfg, env)
     before = imitation._held_out(model.policy, small, np.arange(len(small)))[0]
@@ -167,3 +167,13 @@ def test_warm_start__a_dagger_round_learns_the_teacher_s_and_the_clone_s_states(
     report = json.loads((run_dir / "warm_start.json").read_text())
     assert report["teacher"] == "greedy" and report["samples"] >= 285
     assert report["dagger"]["samples"] >= report["samples"] + 190
+
+
+def test_with_features__appends_each_observation_s_hand_features(small):
+    from agents.hand_features import HAND_FEATURES, hand_features
+
+    featured = imitation.with_features(small, CZ, "hand")
+    assert featured.obs.shape == (len(small), small.obs.shape[1] + HAND_FEATURES)
+    assert np.array_equal(featured.obs[:, small.obs.shape[1]:], hand_features(small.obs, CZ))
+    assert np.array_equal(featured.action, small.action)
+    assert imitation.with_features(small, CZ, "") is small

@@ -198,3 +198,44 @@ def test_cli_resume__refuses_a_dir_without_checkpoints_unless_restarted(tmp_path
         train_cli.main(["--resume", str(tmp_path)])
     with pytest.raises(SystemExit, match="--minutes must be positive, got -1"):
         train_cli.main(["--minutes", "-1"])
+
+
+@pytest.fixture(scope="module")
+def features_run(tmp_path_factory):
+    cfg = tiny_config(tmp_path_factory.mktemp("feat"), obs_features="hand", eval_every=0)
+    return cfg, ppo.run(cfg)
+
+
+def test_hand_features__the_checkpoint_adds_them_to_plain_observations(features_run):
+    from agents import hand_features, pretrained
+    from agents.ppo import PPOPolicy, features_of
+
+    cfg, result = features_run
+    rules = cfg.rules()
+    obs, mask = _deal_batch(rules)
+    model = MaskablePPO.load(result.final, device="cpu")
+    assert features_of(model.policy) == "hand"
+    assert model.observation_space.shape == (obs.shape[1] + hand_features.HAND_FEATURES,)
+    expected, _ = model.predict(hand_features.augment(obs, rules, "hand"), action_masks=mask,
+                                deterministic=True)
+    agent = make_agent(f"ppo:{result.final}:argmax", rules)  # given plain observations
+    assert (agent.act_batch(obs, mask, np.random.default_rng(0)) == expected).all()
+    with pytest.raises(ValueError, match="takes 'hand' features: pass its rules"):
+        PPOPolicy(model.policy, "no rules")
+    bot = pretrained.unpack(pretrained.pack(model.policy, rules), rules, "tiny")
+    assert features_of(bot) == "hand"
+    assert np.allclose(PPOPolicy(bot, "bot", rules=rules).probabilities(obs, mask),
+                       agent.probabilities(obs, mask), atol=1e-2)
+
+
+def test_hand_features__the_vec_env_appends_them_to_the_learners_view():
+    from agents.hand_features import HAND_FEATURES, augment
+    from train.zolik_vec import ZolikVecEnv
+
+    env = ZolikVecEnv(3, "cz", 2, seed=4, features="hand")
+    plain = ZolikVecEnv(3, "cz", 2, seed=4)
+    obs, base = env.reset(), plain.reset()
+    assert obs.shape == (3, base.shape[1] + HAND_FEATURES)
+    assert np.array_equal(obs, augment(base, env.rules, "hand"))
+    with pytest.raises(ValueError, match="obs_features='bad' unknown"):
+        tiny_config(pathlib.Path("/tmp"), obs_features="bad")

@@ -1,0 +1,165 @@
+"""Hand features for learned agents: what the best melds of the seat's own hand are worth.
+
+Whether a hand can open (cz: melds worth 42 points in one turn, one of them a joker-free
+run) is an exact search over its cards, not something a small network reads off 53 card
+counts: the warm-started PPO agent held an opening it did not lay in about a third of
+its turns that had one. ``hand_features`` adds the answer to the observation, computed
+from the observation alone (the seat's hand, the top discard, this turn's opening
+points), with the hand decomposition of ``agents.hand_search``:
+
+=====================  ==================================================================
+``best_points``        meld value of the best disjoint melds in hand
+``clean_points``       the same among choices holding a joker-free run (0 if none)
+``plan_kept``          hand points of the cards the plan keeps (the plan: the clean choice
+                       while an opening still needs a clean run, else the best one)
+``can_open``           1 if opened, or if melding is allowed now and laying the plan
+                       completes the opening this turn
+``need_points``        opening points still missing this turn (0 once opened)
+``top_best_points``    draw phase: ``best_points`` with the top discard added (else 0)
+``top_clean_points``   draw phase: ``clean_points`` with the top discard added (else 0)
+``top_gain``           draw phase: how much the top discard adds to the plan's points
+``plan`` (53)          cards of each kind in the plan's melds
+=====================  ==================================================================
+
+The features are a pure function of the observation, so they carry no more information
+than it does. ``FEATURE_SETS`` names the choices: ``""`` (none) and ``"hand"``. A
+network trained with them records the name (``agents.ppo.ScaledObs``), and ``ppo:PATH``
+adds them to every observation it is given.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import gymnasium
+import numpy as np
+
+from agents import obs_view as ov
+from agents.hand_search import NEG, Candidate, best_melds
+from agents.turn_plan import turn_input
+from zolik_env.envs.zolik_common import observation_space
+from zolik_env.rummy.cards import JOKER, NUM_KINDS
+from zolik_env.rummy.melds import hand_card_value
+from zolik_env.rummy.options import RuleSet
+
+FEATURE_SETS = ("", "hand")
+SCALARS = ("best_points", "clean_points", "plan_kept", "can_open", "need_points",
+            "top_best_points", "top_clean_points", "top_gain")
+HAND_FEATURES = len(SCALARS) + NUM_KINDS
+_POINT_SCALARS = {"best_points", "clean_points", "plan_kept", "need_points",
+                  "top_best_points", "top_clean_points", "top_gain"}
+
+
+def check_features(name: str) -> str:
+    """``name`` if it is one of ``FEATURE_SETS``, else a ``ValueError`` naming it."""
+    if name not in FEATURE_SETS:
+        raise ValueError(f"obs_features={name!r} unknown: choose from "
+                         f"{', '.join(repr(n) for n in FEATURE_SETS)}")
+    return name
+
+
+def feature_size(name: str) -> int:
+    """How many entries the feature set ``name`` appends to an observation."""
+    return HAND_FEATURES if check_features(name) == "hand" else 0
+
+
+def feature_scale(name: str) -> np.ndarray:
+    """float32 (feature_size,): the factor the network applies to each feature (points
+    / 100, flags and card counts as they are)."""
+    if check_features(name) != "hand":
+        return np.zeros(0, np.float32)
+    scalars = [0.01 if s in _POINT_SCALARS else 1.0 for s in SCALARS]
+    return np.array(scalars + [1.0] * NUM_KINDS, np.float32)
+
+
+def augmented_space(rules: RuleSet, name: str) -> gymnasium.spaces.Box:
+    """The env's observation space with the features of ``name`` appended."""
+    base = observation_space(rules)
+    extra = feature_size(name)
+    info = np.iinfo(np.int16)
+    return gymnasium.spaces.Box(np.concatenate([base.low, np.full(extra, info.min, np.int16)]),
+                                np.concatenate([base.high, np.full(extra, info.max, np.int16)]),
+                                (base.shape[0] + extra,), np.int16)
+
+
+def augment(obs: np.ndarray, rules: RuleSet, name: str) -> np.ndarray:
+    """int16 (B, OBS + feature_size): ``obs`` (B, OBS) with the features of each row."""
+    obs = np.asarray(obs)
+    if feature_size(name) == 0:
+        return obs
+    return np.concatenate([obs, hand_features(obs, rules)], axis=1)
+
+
+def hand_features(obs: np.ndarray, rules: RuleSet) -> np.ndarray:
+    """int16 (B, HAND_FEATURES): the ``"hand"`` features of each observation row."""
+    out = np.zeros((len(obs), HAND_FEATURES), np.int16)
+    for b, row in enumerate(np.asarray(obs, np.int16)):
+        out[b] = _row_features(row, rules)
+    return out
+
+
+def _row_features(obs: np.ndarray, rules: RuleSet) -> np.ndarray:
+    view = ov.decode(obs, rules)
+    hand = view["hand"].astype(np.int64)
+    out = np.zeros(HAND_FEATURES, np.int64)
+    if ov.phase(view) == ov.PHASE_OVER:
+        return out
+    best, clean, best_plan, clean_plan = _decomposition(rules, hand.tobytes())
+    opened = bool(view["opened"][ov.OBSERVER])
+    laid = ov.scalar(view, "opening_points") if ov.flag(view, ov.FLAG_LAID) else 0
+    use_clean = not opened and rules.opening_needs_clean_run and not _clean_laid(view, rules)
+    plan_points, plan = (clean, clean_plan) if use_clean else (best, best_plan)
+    need = 0 if opened else max(0, rules.opening_points - laid)
+    may_lay = bool(ov.scalar(view, "melding_allowed")) and not ov.flag(view, ov.FLAG_UNDONE)
+    out[:5] = (best, clean, _kept_points(hand, plan, rules),
+               opened or (may_lay and plan_points >= need), need)
+    top = int(view["discard_newest"][0])
+    if ov.phase(view) == ov.PHASE_DRAW and top >= 0:
+        with_top = hand.copy()
+        with_top[top] += 1
+        t_best, t_clean, _, _ = _decomposition(rules, with_top.tobytes())
+        t_points = t_clean if use_clean else t_best
+        out[5:8] = t_best, t_clean, t_points - plan_points
+    out[len(SCALARS):] = plan
+    return np.clip(out, np.iinfo(np.int16).min, np.iinfo(np.int16).max)
+
+
+def _clean_laid(view: ov.View, rules: RuleSet) -> bool:
+    """Whether this turn's provisional melds hold a joker-free run already."""
+    return ov.flag(view, ov.FLAG_LAID) and turn_input(view, rules).clean_laid
+
+
+def _kept_points(hand: np.ndarray, plan: np.ndarray, rules: RuleSet) -> int:
+    kept = hand - plan
+    return sum(int(kept[k]) * hand_card_value(k, rules) for k in np.flatnonzero(kept))
+
+
+@functools.lru_cache(maxsize=65536)
+def _decomposition(rules: RuleSet, hand_bytes: bytes) -> tuple[int, int, np.ndarray,
+                                                                 np.ndarray]:
+    """(best points, clean points, best plan (53,), clean plan (53,)) of one hand (its
+    int64 counts as bytes); cached, as a hand recurs across the decisions of a turn."""
+    hand = np.frombuffer(hand_bytes, np.int64)
+    found = best_melds(hand, int(hand[JOKER]), rules, _meld_points)
+    has_clean = found.clean_value > NEG / 2
+    best_plan = _plan(found.melds)
+    clean_plan = _plan(found.clean_melds if has_clean else ())
+    clean = int(found.clean_value) if has_clean else 0
+    return int(found.value), clean, best_plan, clean_plan
+
+
+def _meld_points(cand: Candidate) -> float:
+    return float(cand.points)
+
+
+def _plan(melds: tuple[Candidate, ...]) -> np.ndarray:
+    plan = np.zeros(NUM_KINDS, np.int64)
+    for cand in melds:
+        for kind in cand.cards:
+            plan[kind] += 1
+    plan.setflags(write=False)
+    return plan
+
+
+__all__ = ["FEATURE_SETS", "HAND_FEATURES", "SCALARS", "augment", "augmented_space",
+           "check_features", "feature_scale", "feature_size", "hand_features"]
