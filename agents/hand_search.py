@@ -14,6 +14,7 @@ value among choices holding a joker-free run (cz/sk openings need one).
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -50,6 +51,9 @@ class Candidate:
         return self.is_run and self.jokers == 0
 
 
+_POSITION_RANKS = [position_rank(p) for p in range(NUM_POSITIONS + 1)]  # index 0 unused
+
+
 def _run_card(suit: int, position: int) -> int:
     return suit * NUM_RANKS + position_rank(position)
 
@@ -59,8 +63,9 @@ def _runs(counts: np.ndarray, jokers: int, rules: RuleSet) -> list[Candidate]:
     run: not adjacent anywhere, and the fewest jokers per natural)."""
     out = []
     limit = min(jokers, 1)
+    held = (np.asarray(counts[:JOKER]) > 0).reshape(NUM_SUITS, NUM_RANKS).tolist()
     for suit in range(NUM_SUITS):
-        present = [counts[_run_card(suit, p)] > 0 for p in range(NUM_POSITIONS + 1)]
+        present = [held[suit][rank] for rank in _POSITION_RANKS]
         for low in range(1, NUM_POSITIONS - 1):
             cards: list[int] = []
             missing = 0
@@ -94,8 +99,11 @@ def _sets(counts: np.ndarray, jokers: int, rules: RuleSet) -> list[Candidate]:
     return out
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def _candidate(cards: tuple[int, ...], is_run: bool, rules: RuleSet,
                low: int = 0) -> Candidate:
+    """The Candidate of ``cards`` (cached: it is immutable, and the same melds recur in
+    the hands of a deal)."""
     naturals = tuple(sorted(c for c in cards if c != JOKER))
     if is_run:
         points = sum(position_value(low + i, rules) for i in range(len(cards)))
