@@ -181,25 +181,43 @@ def cache_path(cache_dir: str | pathlib.Path, rules: RuleSet, **params: Any) -> 
 
 def load_or_collect(cache_dir: str | pathlib.Path, rules: RuleSet, teacher: str,
                     decisions: int, seed: int, gamma: float, reward: str,
-                    progress: bool = False) -> TeacherData:
+                    progress: bool = False, features: str = "") -> TeacherData:
     """The dataset from ``cache_dir`` if it was made before, else collected and saved
-    (atomically: a kill mid-write leaves no partial file under the final name)."""
+    (atomically: a kill mid-write leaves no partial file under the final name). With
+    ``features``, the observations come with them (``with_features``), cached beside the
+    dataset in ``NAME.FEATURES.npz``."""
     path = cache_path(cache_dir, rules, teacher=teacher, decisions=decisions, seed=seed,
                       gamma=gamma, reward=reward)
     if path.exists():
         with np.load(path) as z:
-            return TeacherData(**{f.name: z[f.name] for f in dataclasses.fields(TeacherData)})
-    data = collect(rules, teacher, decisions, seed, gamma, reward, progress=progress)
+            data = TeacherData(**{f.name: z[f.name] for f in dataclasses.fields(TeacherData)})
+    else:
+        data = collect(rules, teacher, decisions, seed, gamma, reward, progress=progress)
+        _save(path, dataclasses.asdict(data))
+    if not feature_size(features):
+        return data
+    extra_path = path.with_name(f"{path.stem}.{features}.npz")
+    if extra_path.exists():
+        with np.load(extra_path) as z:
+            extra = z["features"]
+    else:
+        extra = with_features(data, rules, features, progress).obs[:, data.obs.shape[1]:]
+        _save(extra_path, {"features": extra})
+    return dataclasses.replace(data, obs=np.concatenate([data.obs, extra], axis=1))
+
+
+def _save(path: pathlib.Path, arrays: dict[str, np.ndarray]) -> None:
+    """``arrays`` to ``path`` via a temporary file; a failure only warns (the data is
+    kept in memory: training goes on uncached)."""
     tmp = path.with_name(f".{path.stem}.tmp.npz")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        np.savez_compressed(tmp, **dataclasses.asdict(data))
+        np.savez_compressed(tmp, **arrays)
         tmp.replace(path)
-    except OSError as error:  # the data is kept in memory: training goes on uncached
+    except OSError as error:
         tmp.unlink(missing_ok=True)
         print(f"warning: cannot cache the teacher data in {path.parent} "
               f"({error.strerror or error}); continuing without the cache", file=sys.stderr)
-    return data
 
 
 @dataclasses.dataclass(frozen=True)

@@ -141,12 +141,11 @@ def warm_start(model: Any, cfg: PPOConfig, run_dir: pathlib.Path) -> None:
     """Teach a new model the teacher's moves and returns (``train.imitation``), write what
     it learned to ``warm_start.json`` and save it as ``checkpoints/step_0.zip``, so a
     resumed run never repeats it."""
-    from train.imitation import clone, load_or_collect, with_features
+    from train.imitation import clone, load_or_collect
 
     data = load_or_collect(pathlib.Path(cfg.run_root) / "teacher_cache", cfg.rules(),
                            cfg.teacher, cfg.teacher_decisions, cfg.seed, cfg.gamma, cfg.reward,
-                           progress=cfg.progress)
-    data = with_features(data, cfg.rules(), cfg.obs_features, cfg.progress)
+                           progress=cfg.progress, features=cfg.obs_features)
     report = clone(model.policy, data, epochs=cfg.teacher_epochs,
                    learning_rate=cfg.teacher_learning_rate, seed=cfg.seed, progress=cfg.progress)
     summary: dict[str, Any] = {"teacher": cfg.teacher, **dataclasses.asdict(report)}

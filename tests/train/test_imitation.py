@@ -55,6 +55,13 @@ def test_load_or_collect__writes_once_then_reads_the_same(tmp_path):
     assert first.obs.tobytes() == again.obs.tobytes()
     assert imitation.cache_path(tmp_path, CZ, teacher="greedy", decisions=200, seed=2,
                                 gamma=0.99, reward="score") != files[0]
+    featured = imitation.load_or_collect(tmp_path, CZ, "greedy", 200, 1, 0.99, "score",
+                                         features="hand")
+    assert [p.name for p in tmp_path.glob("*.hand.npz")] == [f"{files[0].stem}.hand.npz"]
+    assert np.array_equal(featured.obs, imitation.with_features(first, CZ, "hand").obs)
+    cached = imitation.load_or_collect(tmp_path, CZ, "greedy", 200, 1, 0.99, "score",
+                                       features="hand")
+    assert cached.obs.tobytes() == featured.obs.tobytes()
 
 
 def test_collect__unknown_teacher_is_named():
