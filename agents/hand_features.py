@@ -18,7 +18,8 @@ points), with the hand decomposition of ``agents.hand_search``:
 ``top_best_points``    draw phase: ``best_points`` with the top discard added (else 0)
 ``top_clean_points``   draw phase: ``clean_points`` with the top discard added (else 0)
 ``top_gain``           draw phase: how much the top discard adds to the plan's points
-``plan`` (53)          cards of each kind in the plan's melds
+``plan_runs`` (53)     cards of each kind in the plan's runs
+``plan_sets`` (53)     cards of each kind in the plan's sets
 =====================  ==================================================================
 
 The features are a pure function of the observation, so they carry no more information
@@ -43,9 +44,12 @@ from zolik_env.rummy.melds import hand_card_value
 from zolik_env.rummy.options import RuleSet
 
 FEATURE_SETS = ("", "hand")
+FEATURE_VERSION = 2  # bumped whenever the "hand" features change (names their caches)
 SCALARS = ("best_points", "clean_points", "plan_kept", "can_open", "need_points",
             "top_best_points", "top_clean_points", "top_gain")
-HAND_FEATURES = len(SCALARS) + NUM_KINDS
+HAND_FEATURES = len(SCALARS) + 2 * NUM_KINDS
+PLAN_RUNS = slice(HAND_FEATURES - 2 * NUM_KINDS, HAND_FEATURES - NUM_KINDS)  # in the features
+PLAN_SETS = slice(HAND_FEATURES - NUM_KINDS, HAND_FEATURES)
 _POINT_SCALARS = {"best_points", "clean_points", "plan_kept", "need_points",
                   "top_best_points", "top_clean_points", "top_gain"}
 
@@ -69,7 +73,7 @@ def feature_scale(name: str) -> np.ndarray:
     if check_features(name) != "hand":
         return np.zeros(0, np.float32)
     scalars = [0.01 if s in _POINT_SCALARS else 1.0 for s in SCALARS]
-    return np.array(scalars + [1.0] * NUM_KINDS, np.float32)
+    return np.array(scalars + [1.0] * 2 * NUM_KINDS, np.float32)
 
 
 def augmented_space(rules: RuleSet, name: str) -> gymnasium.spaces.Box:
@@ -120,7 +124,7 @@ def _row_features(obs: np.ndarray, rules: RuleSet) -> np.ndarray:
         t_best, t_clean, _, _ = _decomposition(rules, with_top.tobytes())
         t_points = t_clean if use_clean else t_best
         out[5:8] = t_best, t_clean, t_points - plan_points
-    out[len(SCALARS):] = plan
+    out[PLAN_RUNS], out[PLAN_SETS] = plan
     return np.clip(out, np.iinfo(np.int16).min, np.iinfo(np.int16).max)
 
 
@@ -129,16 +133,18 @@ def _clean_laid(view: ov.View, rules: RuleSet) -> bool:
     return ov.flag(view, ov.FLAG_LAID) and turn_input(view, rules).clean_laid
 
 
-def _kept_points(hand: np.ndarray, plan: np.ndarray, rules: RuleSet) -> int:
-    kept = hand - plan
+def _kept_points(hand: np.ndarray, plan: tuple[np.ndarray, np.ndarray], rules: RuleSet) -> int:
+    kept = hand - plan[0] - plan[1]
     return sum(int(kept[k]) * hand_card_value(k, rules) for k in np.flatnonzero(kept))
 
 
+Plan = tuple[np.ndarray, np.ndarray]  # int64 (53,) cards in the runs, in the sets
+
+
 @functools.lru_cache(maxsize=65536)
-def _decomposition(rules: RuleSet, hand_bytes: bytes) -> tuple[int, int, np.ndarray,
-                                                                 np.ndarray]:
-    """(best points, clean points, best plan (53,), clean plan (53,)) of one hand (its
-    int64 counts as bytes); cached, as a hand recurs across the decisions of a turn."""
+def _decomposition(rules: RuleSet, hand_bytes: bytes) -> tuple[int, int, Plan, Plan]:
+    """(best points, clean points, best plan, clean plan) of one hand (its int64 counts as
+    bytes); cached, as a hand recurs across the decisions of a turn."""
     hand = np.frombuffer(hand_bytes, np.int64)
     found = best_melds(hand, int(hand[JOKER]), rules, _meld_points)
     has_clean = found.clean_value > NEG / 2
@@ -152,14 +158,15 @@ def _meld_points(cand: Candidate) -> float:
     return float(cand.points)
 
 
-def _plan(melds: tuple[Candidate, ...]) -> np.ndarray:
-    plan = np.zeros(NUM_KINDS, np.int64)
+def _plan(melds: tuple[Candidate, ...]) -> Plan:
+    runs, sets = np.zeros(NUM_KINDS, np.int64), np.zeros(NUM_KINDS, np.int64)
     for cand in melds:
         for kind in cand.cards:
-            plan[kind] += 1
-    plan.setflags(write=False)
-    return plan
+            (runs if cand.is_run else sets)[kind] += 1
+    runs.setflags(write=False)
+    sets.setflags(write=False)
+    return runs, sets
 
 
-__all__ = ["FEATURE_SETS", "HAND_FEATURES", "SCALARS", "augment", "augmented_space",
-           "check_features", "feature_scale", "feature_size", "hand_features"]
+__all__ = ["FEATURE_SETS", "HAND_FEATURES", "PLAN_RUNS", "PLAN_SETS", "SCALARS", "augment",
+           "augmented_space", "check_features", "feature_scale", "feature_size", "hand_features"]

@@ -169,9 +169,11 @@ class PPOPolicy(SingleFromBatched):
             assert self.rules is not None
             obs = augment(obs, self.rules, self.features)
         x = torch.as_tensor(np.asarray(obs), dtype=torch.float32)
-        latent = net.mlp_extractor.forward_actor(net.pi_features_extractor(x))
-        logits = net.action_net(latent).masked_fill(~torch.as_tensor(np.asarray(mask, bool)),
-                                                     -torch.inf)
+        if callable(getattr(net, "action_logits", None)):  # LeanMaskablePolicy: plan prior
+            logits = net.action_logits(x)
+        else:
+            logits = net.action_net(net.mlp_extractor.forward_actor(net.pi_features_extractor(x)))
+        logits = logits.masked_fill(~torch.as_tensor(np.asarray(mask, bool)), -torch.inf)
         return torch.softmax(logits, 1).double().numpy()
 
     def act_batch(self, obs: np.ndarray, mask: np.ndarray,

@@ -11,8 +11,19 @@ matrix products of the network itself.
 logits with -inf on illegal moves: the log-probability of the taken move, the entropy
 over the legal moves and, while collecting, a sample (``torch.multinomial``) or the
 argmax. Values, losses and the saved format are those of ``MaskableActorCriticPolicy``,
-whose other methods (``get_distribution``, ``predict``) it keeps. Every state the
-trainer sees has a legal move, so no row is all -inf.
+whose other methods (``predict``) it keeps. Every state the trainer sees has a legal
+move, so no row is all -inf.
+
+**Plan prior** (``plan_prior=True``, for observations with ``agents.hand_features``): a
+move that follows the hand's plan gets a learned bonus on its logit. The features say
+which cards the best melds of the hand put in runs and which in sets; a meld move
+follows the plan when its cards are among the plan's cards of its own kind (a run
+pattern among the run cards, a set among the set cards), a lay-off when its card is in
+the plan, a discard when the hand holds more of that card than the plan uses. The bonus
+is ``w[g] + v[g] * can_open`` for each group ``g`` of moves (melds, lay-offs, high
+aces, jokers, discards): ten numbers learned with the network, zero at the start. The
+network no longer has to rediscover, from 2,658 independent logits, which meld patterns
+a plan of 53 card counts allows; it weighs the plan against everything else it sees.
 """
 
 from __future__ import annotations
@@ -21,7 +32,12 @@ from typing import Any
 
 import numpy as np
 import torch
+from sb3_contrib.common.maskable.distributions import MaskableDistribution
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+from agents.hand_features import HAND_FEATURES, PLAN_RUNS, PLAN_SETS, SCALARS
+from zolik_env.rummy import actions as A
+from zolik_env.rummy.cards import JOKER, NUM_KINDS, NUM_NATURALS, NUM_RANKS, NUM_SUITS
 
 
 def masked_log_softmax(logits: torch.Tensor, legal: torch.Tensor | None) -> torch.Tensor:
@@ -37,22 +53,108 @@ def legal_entropy(log_probs: torch.Tensor, legal: torch.Tensor | None) -> torch.
     return -(log_probs.exp() * finite).sum(1)
 
 
+_GROUPS = ("meld", "layoff", "ace_high", "joker", "discard")
+
+
+class PlanPrior(torch.nn.Module):
+    """The plan prior's logit bonus (see the module docstring) from the scaled
+    observation, whose hand counts, plan counts and ``can_open`` flag are unscaled."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        counts = torch.as_tensor(A.MELD_PATTERN_COUNTS, dtype=torch.float32)  # (P, 53)
+        is_run = torch.as_tensor(A.MELD_PATTERN_KIND == A.RUN)
+        self.register_buffer("needs_one", (counts >= 1).float().T.contiguous())
+        self.register_buffer("needs_two", (counts >= 2).float().T.contiguous())
+        self.register_buffer("is_run", is_run)
+        self.weight = torch.nn.Parameter(torch.zeros(2, len(_GROUPS)))
+
+    def forward(self, obs: torch.Tensor) -> torch.Tensor:
+        """(B, NUM_ACTIONS) bonus for the (B, OBS + HAND_FEATURES) scaled observations."""
+        rows = obs.shape[0]
+        features = obs[:, -HAND_FEATURES:]
+        hand = obs[:, :NUM_KINDS]
+        runs, sets = features[:, PLAN_RUNS], features[:, PLAN_SETS]
+        plan = runs + sets
+        can_open = features[:, SCALARS.index("can_open")]
+        fits_runs = self._within(runs)
+        fits_sets = self._within(sets)
+        follows = {
+            "meld": torch.where(self.is_run, fits_runs, fits_sets),
+            "layoff": (plan[:, :NUM_NATURALS] >= 1).float().repeat(1, A.MAX_MELDS),
+            "ace_high": (plan[:, 0:NUM_NATURALS:NUM_RANKS] >= 1).float().repeat(1, A.MAX_MELDS),
+            "joker": (plan[:, JOKER:JOKER + 1] >= 1).float().expand(rows, 2 * A.MAX_MELDS),
+            "discard": (hand > plan).float(),
+        }
+        weight = self.weight[0] + self.weight[1] * can_open[:, None]  # (B, groups)
+        parts = [obs.new_zeros(rows, A.MELD_BASE)]
+        for g, name in enumerate(_GROUPS):
+            if name == "discard":
+                parts.append(obs.new_zeros(rows, A.DISCARD_BASE - A.UNDO))  # undo: no bonus
+            parts.append(follows[name] * weight[:, g:g + 1])
+        return torch.cat(parts, 1)
+
+    def _within(self, plan: torch.Tensor) -> torch.Tensor:
+        """(B, P) 1.0 where every card of meld pattern p is among ``plan`` (B, 53)."""
+        short = (plan < 1).float() @ self.needs_one + (plan < 2).float() @ self.needs_two
+        return (short == 0).float()
+
+
+assert NUM_SUITS * NUM_RANKS == NUM_NATURALS and JOKER == NUM_KINDS - 1
+
+
 class LeanMaskablePolicy(MaskableActorCriticPolicy):
     """``MaskableActorCriticPolicy`` whose rollout and update passes use
-    ``masked_log_softmax`` (see the module docstring)."""
+    ``masked_log_softmax``, with an optional plan prior (see the module docstring)."""
 
-    def _latents(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    def __init__(self, *args: Any, plan_prior: bool = False, **kwargs: Any) -> None:
+        self.use_plan_prior = plan_prior
+        super().__init__(*args, **kwargs)
+
+    def _build(self, lr_schedule: Any) -> None:
+        super()._build(lr_schedule)
+        # after the optimizer exists: rebuild it so it also trains the prior's weights
+        if self.use_plan_prior:
+            self.plan_prior = PlanPrior()
+            self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1),
+                                                  **self.optimizer_kwargs)
+
+    def _get_constructor_parameters(self) -> dict[str, Any]:
+        data = super()._get_constructor_parameters()
+        data["plan_prior"] = self.use_plan_prior
+        return data
+
+    def action_logits(self, obs: torch.Tensor) -> torch.Tensor:
+        """(B, NUM_ACTIONS) logits of raw observations (legal or not)."""
+        features = self.extract_features(obs, self.pi_features_extractor)
+        return self._logits(self.mlp_extractor.forward_actor(features), features)
+
+    def _logits(self, latent_pi: torch.Tensor, features: torch.Tensor) -> torch.Tensor:
+        logits = self.action_net(latent_pi)
+        if self.use_plan_prior:
+            logits = logits + self.plan_prior(features)
+        return logits
+
+    def get_distribution(self, obs: torch.Tensor,
+                         action_masks: np.ndarray | None = None) -> MaskableDistribution:
+        distribution = self.action_dist.proba_distribution(action_logits=self.action_logits(obs))
+        if action_masks is not None:
+            distribution.apply_masking(action_masks)
+        return distribution
+
+    def _latents(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """(actor latent, critic latent, the actor's features)."""
         features = self.extract_features(obs)
         if self.share_features_extractor:
             latent_pi, latent_vf = self.mlp_extractor(features)
-            return latent_pi, latent_vf
+            return latent_pi, latent_vf, features
         pi_features, vf_features = features
         return (self.mlp_extractor.forward_actor(pi_features),
-                self.mlp_extractor.forward_critic(vf_features))
+                self.mlp_extractor.forward_critic(vf_features), pi_features)
 
-    def _log_probs(self, latent_pi: torch.Tensor,
+    def _log_probs(self, latent_pi: torch.Tensor, features: torch.Tensor,
                    action_masks: Any) -> tuple[torch.Tensor, torch.Tensor | None]:
-        logits = self.action_net(latent_pi)
+        logits = self._logits(latent_pi, features)
         if action_masks is None:
             return masked_log_softmax(logits, None), None
         legal = torch.as_tensor(np.asarray(action_masks) if not torch.is_tensor(action_masks)
@@ -63,8 +165,8 @@ class LeanMaskablePolicy(MaskableActorCriticPolicy):
     def forward(self, obs: torch.Tensor, deterministic: bool = False,
                 action_masks: np.ndarray | None = None,
                 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        latent_pi, latent_vf = self._latents(obs)
-        log_probs, _ = self._log_probs(latent_pi, action_masks)
+        latent_pi, latent_vf, features = self._latents(obs)
+        log_probs, _ = self._log_probs(latent_pi, features, action_masks)
         if deterministic:
             actions = log_probs.argmax(1)
         else:
@@ -75,7 +177,7 @@ class LeanMaskablePolicy(MaskableActorCriticPolicy):
     def evaluate_actions(self, obs: torch.Tensor, actions: torch.Tensor,
                          action_masks: torch.Tensor | None = None,
                          ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor | None]:
-        latent_pi, latent_vf = self._latents(obs)
-        log_probs, legal = self._log_probs(latent_pi, action_masks)
+        latent_pi, latent_vf, features = self._latents(obs)
+        log_probs, legal = self._log_probs(latent_pi, features, action_masks)
         log_prob = log_probs.gather(1, actions.long().reshape(-1, 1)).squeeze(1)
         return self.value_net(latent_vf), log_prob, legal_entropy(log_probs, legal)

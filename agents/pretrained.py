@@ -50,11 +50,13 @@ def card(name: str) -> dict[str, Any]:
     return meta
 
 
-def network(net_arch: list[int], rules: RuleSet, features: str = "") -> LeanMaskablePolicy:
+def network(net_arch: list[int], rules: RuleSet, features: str = "",
+            plan_prior: bool = False) -> LeanMaskablePolicy:
     """An untrained actor-critic of the trainer's shape for ``rules`` (observations with
-    the ``features`` of ``agents.hand_features`` appended)."""
+    the ``features`` of ``agents.hand_features`` appended; ``plan_prior``: see
+    ``agents.ppo_net``)."""
     return LeanMaskablePolicy(augmented_space(rules, features), spaces.Discrete(NUM_ACTIONS),
-                              lambda _: 0.0, net_arch=list(net_arch),
+                              lambda _: 0.0, net_arch=list(net_arch), plan_prior=plan_prior,
                               features_extractor_class=ScaledObs,
                               features_extractor_kwargs={
                                   "scale": obs_scale(rules, features).tolist(),
@@ -68,7 +70,8 @@ def pack(policy: Any, rules: RuleSet) -> dict[str, Any]:
     weights = {k: v.half() if v.is_floating_point() else v
                for k, v in policy.state_dict().items()}
     return {"format": FORMAT, "net_arch": net_arch, "rules": rules_meta(rules),
-            "obs_features": features_of(policy), "state_dict": weights}
+            "obs_features": features_of(policy),
+            "plan_prior": bool(getattr(policy, "use_plan_prior", False)), "state_dict": weights}
 
 
 def unpack(saved: dict[str, Any], rules: RuleSet, name: str) -> LeanMaskablePolicy:
@@ -79,7 +82,8 @@ def unpack(saved: dict[str, Any], rules: RuleSet, name: str) -> LeanMaskablePoli
     detail = rules_difference(saved["rules"], rules, "bot")
     if detail:
         raise ValueError(f"pretrained bot {name!r} plays other rules ({detail})")
-    net = network(saved["net_arch"], rules, str(saved.get("obs_features", "")))
+    net = network(saved["net_arch"], rules, str(saved.get("obs_features", "")),
+                  bool(saved.get("plan_prior", False)))
     net.load_state_dict({k: v.float() if v.is_floating_point() else v
                          for k, v in saved["state_dict"].items()})
     net.optimizer = None  # a player needs no Adam state

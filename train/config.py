@@ -43,6 +43,9 @@ class PPOConfig:
     """``hand``: append the hand features of ``agents.hand_features`` (the best melds of
     the own hand, whether it can open) to the learner's observation; ``""``: none. The
     network records its choice, so its checkpoints play with the same features."""
+    plan_prior: bool = True
+    """With ``obs_features: hand``: moves that follow the hand's plan get a learned bonus
+    on their logits (``agents.ppo_net.PlanPrior``); false: the plain action layer."""
     seed: int = 1
     """Seeds the deals, the seats, the pool's draws, the network and PPO's sampling."""
     total_steps: int = 5_000_000
@@ -111,6 +114,9 @@ class PPOConfig:
 def _check(cfg: PPOConfig) -> None:
     cfg.rules()  # names bad presets, options and player counts
     check_features(cfg.obs_features)
+    if cfg.plan_prior and cfg.obs_features != "hand":
+        raise ValueError(f"plan_prior needs obs_features: hand (got obs_features="
+                         f"{cfg.obs_features!r}); set plan_prior: false")
     if cfg.reward not in REWARD_MODES:
         raise ValueError(f"reward={cfg.reward!r}: choose from {REWARD_MODES}")
     bad = sorted(set(cfg.pool) - set(SELF_KINDS) - set(BASELINES))

@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.hand_features import augment, feature_size
+from agents.hand_features import FEATURE_VERSION, augment, feature_size
 from agents.registry import make_agent
 from train.config import TEACHERS
 from zolik_env.envs.zolik_common import shape_rewards
@@ -185,7 +185,7 @@ def load_or_collect(cache_dir: str | pathlib.Path, rules: RuleSet, teacher: str,
     """The dataset from ``cache_dir`` if it was made before, else collected and saved
     (atomically: a kill mid-write leaves no partial file under the final name). With
     ``features``, the observations come with them (``with_features``), cached beside the
-    dataset in ``NAME.FEATURES.npz``."""
+    dataset in ``NAME.FEATURES-vN.npz`` (N: ``agents.hand_features.FEATURE_VERSION``)."""
     path = cache_path(cache_dir, rules, teacher=teacher, decisions=decisions, seed=seed,
                       gamma=gamma, reward=reward)
     if path.exists():
@@ -196,7 +196,7 @@ def load_or_collect(cache_dir: str | pathlib.Path, rules: RuleSet, teacher: str,
         _save(path, dataclasses.asdict(data))
     if not feature_size(features):
         return data
-    extra_path = path.with_name(f"{path.stem}.{features}.npz")
+    extra_path = path.with_name(f"{path.stem}.{features}-v{FEATURE_VERSION}.npz")
     if extra_path.exists():
         with np.load(extra_path) as z:
             extra = z["features"]

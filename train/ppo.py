@@ -64,6 +64,7 @@ def read_config(run_dir: pathlib.Path) -> PPOConfig:
     raw = yaml.safe_load((run_dir / "config.yaml").read_text())
     if isinstance(raw, dict):
         raw.setdefault("obs_features", "")  # run dirs from before hand features had none
+        raw.setdefault("plan_prior", False)
     return make_config(raw, str(run_dir / "config.yaml"))
 
 
@@ -87,6 +88,7 @@ def _new_model(cfg: PPOConfig, env: Any) -> Any:
 
     scale = obs_scale(cfg.rules(), cfg.obs_features).tolist()
     policy_kwargs = {"net_arch": list(cfg.net_arch), "features_extractor_class": ScaledObs,
+                     "plan_prior": cfg.plan_prior,
                      "features_extractor_kwargs": {"scale": scale,
                                                    "features": cfg.obs_features}}
     return MaskablePPO(

@@ -22,7 +22,9 @@ def features(rule_set, state, seat=0):
 
 
 def plan_cards(plan):
-    return sorted(int(k) for k in np.flatnonzero(plan) for _ in range(plan[k]))
+    """Sorted kinds of the plan's runs and sets (the 106 entries after the scalars)."""
+    both = plan[: len(plan) // 2] + plan[len(plan) // 2:]
+    return sorted(int(k) for k in np.flatnonzero(both) for _ in range(both[k]))
 
 
 def test_a_hand_with_a_clean_opening__can_open_and_plans_those_cards():

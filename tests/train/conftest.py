@@ -13,7 +13,7 @@ TINY = {
     "batch_size": 32, "n_epochs": 1, "net_arch": [16], "snapshot_every": 64,
     "checkpoint_every": 64, "eval_every": 128, "eval_opponents": ["greedy"], "eval_deals": 2,
     "pool": {"latest": 0.5, "past": 0.25, "greedy": 0.25}, "rule_options": {"max_turns": 40},
-    "progress": False, "teacher": "", "obs_features": "",  # plain observations; the
+    "progress": False, "teacher": "", "obs_features": "", "plan_prior": False,  # plain; the
 }  # hand-feature runs are in test_ppo.py
 
 

@@ -57,7 +57,8 @@ def test_load_or_collect__writes_once_then_reads_the_same(tmp_path):
                                 gamma=0.99, reward="score") != files[0]
     featured = imitation.load_or_collect(tmp_path, CZ, "greedy", 200, 1, 0.99, "score",
                                          features="hand")
-    assert [p.name for p in tmp_path.glob("*.hand.npz")] == [f"{files[0].stem}.hand.npz"]
+    assert [p.name for p in tmp_path.glob("*.hand-v*.npz")] == [
+        f"{files[0].stem}.hand-v{imitation.FEATURE_VERSION}.npz"]
     assert np.array_equal(featured.obs, imitation.with_features(first, CZ, "hand").obs)
     cached = imitation.load_or_collect(tmp_path, CZ, "greedy", 200, 1, 0.99, "score",
                                        features="hand")
@@ -85,7 +86,8 @@ def test_clone__learns_the_teacher_s_moves(small, tmp_path):
     from train.selfplay import OpponentPool, PoolVecEnv
 
     cfg = load_config("configs/ppo/cz_2p.yaml", {"num_envs": 2, "n_steps": 32, "batch_size": 64,
-                                                "net_arch": [64], "obs_features": ""})
+                                                "net_arch": [64], "obs_features": "",
+                                                "plan_prior": False})
     env = PoolVecEnv(2, CZ, OpponentPool(CZ, cfg.pool, cfg.pool_size, 1), "score", 1)
     model = _new_model(cfg, env)
     before = imitation._held_out(model.policy, small, np.arange(len(small)))[0]

@@ -202,7 +202,8 @@ def test_cli_resume__refuses_a_dir_without_checkpoints_unless_restarted(tmp_path
 
 @pytest.fixture(scope="module")
 def features_run(tmp_path_factory):
-    cfg = tiny_config(tmp_path_factory.mktemp("feat"), obs_features="hand", eval_every=0)
+    cfg = tiny_config(tmp_path_factory.mktemp("feat"), obs_features="hand", plan_prior=True,
+                      eval_every=0)
     return cfg, ppo.run(cfg)
 
 
@@ -214,7 +215,9 @@ def test_hand_features__the_checkpoint_adds_them_to_plain_observations(features_
     rules = cfg.rules()
     obs, mask = _deal_batch(rules)
     model = MaskablePPO.load(result.final, device="cpu")
-    assert features_of(model.policy) == "hand"
+    assert features_of(model.policy) == "hand" and model.policy.use_plan_prior
+    # the prior's weights are trained and saved (PPO moved them from zero)
+    assert model.policy.plan_prior.weight.abs().sum() > 0
     assert model.observation_space.shape == (obs.shape[1] + hand_features.HAND_FEATURES,)
     expected, _ = model.predict(hand_features.augment(obs, rules, "hand"), action_masks=mask,
                                 deterministic=True)
@@ -223,7 +226,7 @@ def test_hand_features__the_checkpoint_adds_them_to_plain_observations(features_
     with pytest.raises(ValueError, match="takes 'hand' features: pass its rules"):
         PPOPolicy(model.policy, "no rules")
     bot = pretrained.unpack(pretrained.pack(model.policy, rules), rules, "tiny")
-    assert features_of(bot) == "hand"
+    assert features_of(bot) == "hand" and bot.use_plan_prior
     assert np.allclose(PPOPolicy(bot, "bot", rules=rules).probabilities(obs, mask),
                        agent.probabilities(obs, mask), atol=1e-2)
 
