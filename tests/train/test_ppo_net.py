@@ -83,3 +83,77 @@ def test_lean__without_masks_every_move_counts():
     want = reference.evaluate_actions(obs, acts, action_masks=None)
     torch.testing.assert_close(got[1], want[1], rtol=1e-5, atol=1e-5)
     torch.testing.assert_close(got[2], want[2], rtol=1e-5, atol=1e-5)
+
+
+def _plan_obs(hand, runs, sets, can_open=0, base=60):
+    """A (1, base + HAND_FEATURES) scaled observation: hand counts first, features last."""
+    from agents import hand_features as hf
+    from zolik_env.rummy.cards import parse_cards
+
+    obs = torch.zeros(1, base + hf.HAND_FEATURES)
+    features = obs[0, base:]
+    for card in parse_cards(hand):
+        obs[0, card] += 1
+    for card in parse_cards(runs):
+        features[hf.PLAN_RUNS.start + card] += 1
+    for card in parse_cards(sets):
+        features[hf.PLAN_SETS.start + card] += 1
+    features[hf.SCALARS.index("can_open")] = can_open
+    return obs
+
+
+def test_plan_prior__rewards_exactly_the_moves_that_follow_the_plan():
+    from agents.ppo_net import PlanPrior
+    from zolik_env.rummy.actions import string_to_action as move
+
+    prior = PlanPrior()
+    with torch.no_grad():
+        prior.weight[0] = torch.tensor([1.0, 2.0, 3.0, 4.0, 5.0])  # meld .. discard
+        prior.weight[1] = torch.tensor([10.0, 20.0, 30.0, 40.0, 50.0])  # + when can_open
+    hand = "4C 5C 6C 4H 4D KS KH KD 9S 9S AH JK"
+    obs = _plan_obs(hand, runs="4C 5C 6C", sets="KS KH KD")
+    bonus = prior(obs)[0]
+    assert bonus[move("meld 4C 5C 6C")] == 1 and bonus[move("meld KS KH KD")] == 1
+    assert bonus[move("meld 4H 4D 4C")] == 0  # 4C belongs to the plan's run, not a set
+    assert bonus[move("meld 5C 6C 7C")] == 0 and bonus[move("meld KS KH JK")] == 0
+    assert bonus[move("layoff 6C on 3")] == 2 and bonus[move("layoff 9S on 3")] == 0
+    assert bonus[move("discard 9S")] == 5 and bonus[move("discard 4C")] == 0
+    assert bonus[move("layoff JK on 2 high")] == 0 and bonus[move("layoff AH on 1 high")] == 0
+    for free in ("undo", "draw stock", "take discard 1"):
+        assert bonus[move(free)] == 0
+    # 2 melds, 6 planned cards x 36 slots, the 5 kinds held beyond the plan: 4H 4D 9S AH JK
+    assert int((bonus != 0).sum()) == 2 + 6 * 36 + 5
+    swapped = prior(_plan_obs(hand, runs="KS KH KD", sets="4C 5C 6C"))[0]
+    assert swapped[move("meld 4C 5C 6C")] == 0 and swapped[move("meld KS KH KD")] == 0
+    with_jokers = prior(_plan_obs(hand, runs="AH 2H JK", sets="", can_open=1))[0]
+    assert with_jokers[move("layoff JK on 2 high")] == 4 + 40
+    assert with_jokers[move("layoff AH on 1 high")] == 3 + 30
+
+
+def test_plan_prior__every_path_gives_the_same_distribution():
+    from agents.hand_features import HAND_FEATURES
+    from agents.ppo import PPOPolicy
+    from zolik_env.rummy.actions import NUM_ACTIONS
+
+    size = 60 + HAND_FEATURES
+    space = spaces.Box(-5, 5, (size,), np.float32)
+    torch.manual_seed(0)
+    policy = LeanMaskablePolicy(space, spaces.Discrete(NUM_ACTIONS), lambda _: 1e-3,
+                                net_arch=[16], plan_prior=True)
+    assert any(p is policy.plan_prior.weight for p in policy.optimizer.param_groups[0]["params"])
+    with torch.no_grad():
+        policy.plan_prior.weight.fill_(3.0)
+    obs = torch.cat([_plan_obs("4C 5C 6C 9S", "4C 5C 6C", "", 1)] * 2)
+    masks = np.zeros((2, NUM_ACTIONS), bool)
+    masks[:, 26:700] = True
+    acts = torch.tensor([30, 40])
+    _, log_prob, _ = policy.evaluate_actions(obs, acts, action_masks=masks)
+    dist = policy.get_distribution(obs, action_masks=masks)
+    assert torch.allclose(log_prob, dist.log_prob(acts), atol=1e-5)
+    probs = PPOPolicy(policy, "p").probabilities(obs.numpy(), masks)
+    assert np.allclose(np.log(probs[[0, 1], [30, 40]]), log_prob.detach().numpy(), atol=1e-5)
+    plain = LeanMaskablePolicy(space, spaces.Discrete(NUM_ACTIONS), lambda _: 1e-3, net_arch=[16])
+    plain.load_state_dict({k: v for k, v in policy.state_dict().items()
+                           if not k.startswith("plan_prior")})
+    _, plain_log_prob, _ = plain.evaluate_actions(obs, acts, action_masks=masks)
+    assert not torch.allclose(log_prob, plain_log_prob)  # the prior changes the move odds
