@@ -8,14 +8,15 @@ from the observation alone (the seat's hand, the top discard, this turn's openin
 points), with the hand decomposition of ``agents.hand_search``:
 
 =====================  ==================================================================
-``best_points``        meld value of the best disjoint melds in hand
+``best_points``        meld value of the best disjoint melds in hand (all plans lay a
+                       taken discard that must be laid this turn, or are worth 0)
 ``clean_points``       the same among choices holding a joker-free run (0 if none)
 ``plan_kept``          hand points of the cards the plan keeps (the plan: the clean choice
                        while an opening still needs a clean run, else the best one)
 ``can_open``           1 if opened, or if melding is allowed now and laying the plan
                        completes the opening this turn
 ``need_points``        opening points still missing this turn (0 once opened)
-``top_best_points``    draw phase: ``best_points`` with the top discard added (else 0)
+``top_best_points``    draw phase: ``best_points`` with the top discard taken (else 0)
 ``top_clean_points``   draw phase: ``clean_points`` with the top discard added (else 0)
 ``top_gain``           draw phase: how much the top discard adds to the plan's points
 ``plan_runs`` (53)     cards of each kind in the plan's runs
@@ -44,7 +45,7 @@ from zolik_env.rummy.melds import hand_card_value
 from zolik_env.rummy.options import RuleSet
 
 FEATURE_SETS = ("", "hand")
-FEATURE_VERSION = 2  # bumped whenever the "hand" features change (names their caches)
+FEATURE_VERSION = 3  # bumped whenever the "hand" features change (names their caches)
 SCALARS = ("best_points", "clean_points", "plan_kept", "can_open", "need_points",
             "top_best_points", "top_clean_points", "top_gain")
 HAND_FEATURES = len(SCALARS) + 2 * NUM_KINDS
@@ -108,7 +109,9 @@ def _row_features(obs: np.ndarray, rules: RuleSet) -> np.ndarray:
     out = np.zeros(HAND_FEATURES, np.int64)
     if ov.phase(view) == ov.PHASE_OVER:
         return out
-    best, clean, best_plan, clean_plan = _decomposition(rules, hand.tobytes())
+    must = np.flatnonzero(view["must_use"])
+    best, clean, best_plan, clean_plan = _decomposition(rules, hand.tobytes(),
+                                                        int(must[0]) if must.size else -1)
     opened = bool(view["opened"][ov.OBSERVER])
     laid = ov.scalar(view, "opening_points") if ov.flag(view, ov.FLAG_LAID) else 0
     use_clean = not opened and rules.opening_needs_clean_run and not _clean_laid(view, rules)
@@ -121,7 +124,8 @@ def _row_features(obs: np.ndarray, rules: RuleSet) -> np.ndarray:
     if ov.phase(view) == ov.PHASE_DRAW and top >= 0:
         with_top = hand.copy()
         with_top[top] += 1
-        t_best, t_clean, _, _ = _decomposition(rules, with_top.tobytes())
+        t_must = top if rules.discard_pickup == "top_must_use" else -1  # taken: to lay
+        t_best, t_clean, _, _ = _decomposition(rules, with_top.tobytes(), t_must)
         t_points = t_clean if use_clean else t_best
         out[5:8] = t_best, t_clean, t_points - plan_points
     out[PLAN_RUNS], out[PLAN_SETS] = plan
@@ -141,17 +145,38 @@ def _kept_points(hand: np.ndarray, plan: tuple[np.ndarray, np.ndarray], rules: R
 Plan = tuple[np.ndarray, np.ndarray]  # int64 (53,) cards in the runs, in the sets
 
 
+_MUST_LAY = -1000.0  # dead value of a card that must be laid this turn: any plan lays it
+
+
 @functools.lru_cache(maxsize=65536)
-def _decomposition(rules: RuleSet, hand_bytes: bytes) -> tuple[int, int, Plan, Plan]:
+def _decomposition(rules: RuleSet, hand_bytes: bytes, must: int) -> tuple[int, int, Plan, Plan]:
     """(best points, clean points, best plan, clean plan) of one hand (its int64 counts as
-    bytes); cached, as a hand recurs across the decisions of a turn."""
+    bytes); cached, as a hand recurs across the decisions of a turn. With ``must`` (a kind;
+    -1: none), the cz/sk taken discard that has to be laid this turn, the plans lay it
+    where they can, and a choice that cannot is worth 0 points."""
     hand = np.frombuffer(hand_bytes, np.int64)
-    found = best_melds(hand, int(hand[JOKER]), rules, _meld_points)
+    dead = None
+    if must >= 0:
+        dead = [0.0] * NUM_KINDS
+        dead[must] = _MUST_LAY
+    found = best_melds(hand, int(hand[JOKER]), rules, _meld_points, dead)
     has_clean = found.clean_value > NEG / 2
     best_plan = _plan(found.melds)
     clean_plan = _plan(found.clean_melds if has_clean else ())
-    clean = int(found.clean_value) if has_clean else 0
-    return int(found.value), clean, best_plan, clean_plan
+    best = _plan_points(found.value, best_plan, hand, must)
+    clean = _plan_points(found.clean_value, clean_plan, hand, must) if has_clean else 0
+    return best, clean, best_plan, clean_plan
+
+
+def _plan_points(value: float, plan: Plan, hand: np.ndarray, must: int) -> int:
+    """The meld points of a plan whose search value was ``value``: without the must-lay
+    penalty of copies kept, and 0 when the plan does not lay the ``must`` card at all."""
+    if must < 0:
+        return int(value)
+    laid = int(plan[0][must] + plan[1][must])
+    if laid == 0:
+        return 0
+    return int(value - _MUST_LAY * (int(hand[must]) - laid))
 
 
 def _meld_points(cand: Candidate) -> float:

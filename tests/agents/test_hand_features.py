@@ -102,3 +102,18 @@ def test_augment_appends_the_features_and_the_space_has_room_for_them():
 def test_an_unknown_feature_set_is_a_clear_error():
     with pytest.raises(ValueError, match="obs_features='cards' unknown"):
         hf.check_features("cards")
+
+
+def test_a_taken_discard_that_must_be_laid_is_in_every_plan_or_the_plan_is_worth_nothing():
+    hand = "10H JH QH KH AS AH AD 2C 5D"
+    useless = play(CZ, make_state(CZ, [hand, OPP], discard="7S"), "take discard 1")
+    f, _ = features(CZ, useless)
+    assert f["best_points"] == f["clean_points"] == 0 and f["can_open"] == 0
+    # the 9H fits the run: the plan lays 9H 10H JH QH KH (49) and the aces (30)
+    fits = play(CZ, make_state(CZ, [hand, OPP], discard="9H"), "take discard 1")
+    f, plan = features(CZ, fits)
+    assert f["clean_points"] == 79 and f["can_open"] == 1
+    assert parse_card("9H") in plan_cards(plan)
+    # in the draw phase the top discard's gain counts it as taken (laid or worth nothing)
+    drawn, _ = features(CZ, make_state(CZ, [hand, OPP], discard="7S"))
+    assert drawn["top_clean_points"] == 0 and drawn["top_gain"] == -70
