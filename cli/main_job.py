@@ -22,10 +22,17 @@ import sys
 import time
 from typing import Any
 
-from agents import ppo as ppo_agent
 from cli.train import load_ppo_config
 from train.config import PPOConfig, parse_overrides
-from train.evaluate import append_rows, evaluate, format_table, plot_curve, verdict
+from train.evaluate import (
+    FIELDS,
+    PLAY_MODES,
+    append_rows,
+    evaluate_checkpoint,
+    format_table,
+    plot_curve,
+    verdict,
+)
 from train.ppo import RunResult, run
 from zolik_env.seeds import EVAL_SEED_START
 
@@ -73,10 +80,10 @@ def final_evaluation(result: RunResult, args: argparse.Namespace) -> list[dict[s
     from train.ppo import read_config
 
     cfg = read_config(result.run_dir)
-    learner = ppo_agent.load(result.final, cfg.rules())
-    rows = evaluate(cfg.rules(), learner, args.opponents, args.deals, result.steps,
-                    seed=cfg.seed, seed_start=FINAL_SEED_START, progress=cfg.progress)
-    append_rows(result.run_dir / "final_eval.csv", rows)
+    rows = evaluate_checkpoint(result.final, cfg.rules(), args.opponents, args.deals,
+                               result.steps, cfg.seed, FINAL_SEED_START, PLAY_MODES,
+                               progress=cfg.progress)
+    append_rows(result.run_dir / "final_eval.csv", rows, (*FIELDS, "play"))
     (result.run_dir / "final_eval.json").write_text(json.dumps(
         {"checkpoint": str(result.final), "steps": result.steps, "seed_start": FINAL_SEED_START,
          "rows": rows}, indent=1))
@@ -125,7 +132,8 @@ def main(argv: list[str] | None = None) -> int:
     rows = final_evaluation(result, args)
     print(f"\nPPO ({result.final.name}) vs baselines, {args.deals} duplicate deals each, "
           f"held-out seeds from {FINAL_SEED_START}; win share counts ties 1/2, score diff is "
-          f"points per deal (PPO minus baseline), 95% bootstrap intervals:")
+          f"points per deal (PPO minus baseline), 95% bootstrap intervals; play: sample = "
+          f"moves drawn from the policy as in training, argmax = always its likeliest move:")
     print(format_table(rows))
     for row in rows:
         print(verdict(row))

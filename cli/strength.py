@@ -32,6 +32,10 @@ def build_parser() -> argparse.ArgumentParser:
     ppo.add_argument("--config", default="cz_2p", help="YAML file or packaged config name")
     ppo.add_argument("--deals", type=int, default=400, help="duplicate deals per baseline")
     ppo.add_argument("--opponents", nargs="+", default=["greedy", "planner"])
+    ppo.add_argument("--play", nargs="+", default=["sample", "argmax"],
+                     choices=["sample", "argmax"],
+                     help="how the checkpoint plays: sampling its moves and/or always its "
+                          "most likely move (default both)")
     return parser
 
 
@@ -62,7 +66,7 @@ def cmd_ppo(args: argparse.Namespace) -> int:
         run_dir = pathlib.Path(args.run)
     else:
         raise SystemExit("zolik strength ppo: give --run RUN_DIR or --train-minutes N")
-    benchmark(run_dir, args.deals, args.opponents)
+    benchmark(run_dir, args.deals, args.opponents, args.play)
     return 0
 
 

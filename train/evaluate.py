@@ -25,6 +25,9 @@ from zolik_env.seeds import EVAL_SEED_START
 
 FIELDS = ("steps", "opponent", "deals", "win", "win_low", "win_high",
           "score_diff", "score_diff_low", "score_diff_high")
+PLAY_MODES = ("sample", "argmax")
+"""How a checkpoint plays in ``evaluate_checkpoint``: sampling its move distribution (as it
+plays while training) or always its most likely move."""
 
 
 def summarize_match(match: MatchResult, steps: int, seed: int = 0) -> dict[str, Any]:
@@ -61,9 +64,32 @@ def evaluate(rules: RuleSet, learner: Policy, opponents: Sequence[str], deals: i
     return rows
 
 
+def evaluate_checkpoint(checkpoint: pathlib.Path, rules: RuleSet, opponents: Sequence[str],
+                        deals: int, steps: int, seed: int, seed_start: int,
+                        modes: Sequence[str] = PLAY_MODES,
+                        progress: bool = False) -> list[dict[str, Any]]:
+    """``evaluate`` rows of a checkpoint played in each of ``modes`` (``PLAY_MODES``), the
+    mode in each row's ``"play"``; the same deals for every mode."""
+    from agents import ppo as ppo_agent
+
+    bad = sorted(set(modes) - set(PLAY_MODES))
+    if bad or not modes:
+        raise ValueError(f"play modes {bad or list(modes)}: choose from {', '.join(PLAY_MODES)}")
+    cache: dict[str, Policy] = {}
+    rows = []
+    for mode in modes:
+        learner = ppo_agent.load(checkpoint, rules, deterministic=mode == "argmax")
+        for row in evaluate(rules, learner, opponents, deals, steps, seed=seed,
+                            seed_start=seed_start, cache=cache, progress=progress):
+            rows.append({**row, "play": mode})
+    return rows
+
+
 def verdict(row: dict[str, Any], name: str = "PPO") -> str:
-    """One line saying whether the score difference's interval separates ``name`` from
-    the row's opponent, and by how much."""
+    """One line saying whether the score difference's interval separates ``name`` (with
+    the row's play mode, if it has one) from the row's opponent, and by how much."""
+    if row.get("play"):
+        name = f"{name} ({row['play']})"
     gap = (f"{row['score_diff']:+.1f} [{row['score_diff_low']:+.1f}, "
            f"{row['score_diff_high']:+.1f}] points per deal")
     if row["score_diff_low"] > 0:
@@ -74,11 +100,12 @@ def verdict(row: dict[str, Any], name: str = "PPO") -> str:
     return f"{name} is not separated from {row['opponent']}: {gap}"
 
 
-def append_rows(path: pathlib.Path, rows: list[dict[str, Any]]) -> None:
+def append_rows(path: pathlib.Path, rows: list[dict[str, Any]],
+                fields: Sequence[str] = FIELDS) -> None:
     """Append rows to ``eval.csv`` (header on first write)."""
     new = not path.exists()
     with path.open("a", newline="") as f:
-        writer = csv.DictWriter(f, FIELDS)
+        writer = csv.DictWriter(f, fields)
         if new:
             writer.writeheader()
         for row in rows:
@@ -94,12 +121,14 @@ def read_rows(path: pathlib.Path) -> list[dict[str, Any]]:
 
 def format_table(rows: list[dict[str, Any]]) -> str:
     """A plain-text table of evaluation rows."""
-    lines = [f"{'opponent':<10} {'deals':>5}  {'win share [95% CI]':<24} "
-             f"{'score diff [95% CI]':<26}"]
+    play = any("play" in r for r in rows)
+    lines = [("play    " if play else "") + f"{'opponent':<10} {'deals':>5}  "
+             f"{'win share [95% CI]':<24} {'score diff [95% CI]':<26}"]
     for r in rows:
         win = f"{r['win']:.3f} [{r['win_low']:.3f}, {r['win_high']:.3f}]"
         diff = f"{r['score_diff']:+.1f} [{r['score_diff_low']:+.1f}, {r['score_diff_high']:+.1f}]"
-        lines.append(f"{r['opponent']:<10} {int(r['deals']):>5}  {win:<24} {diff:<26}")
+        mode = f"{r.get('play', ''):<8}" if play else ""
+        lines.append(f"{mode}{r['opponent']:<10} {int(r['deals']):>5}  {win:<24} {diff:<26}")
     return "\n".join(lines)
 
 

@@ -3,8 +3,10 @@
     zolik strength ppo --train-minutes 58          # train on the default config, then
     zolik strength ppo --run runs/ppo_cz2p__1__... # evaluate an existing run
 
-Duplicate deals on held-out seeds (``EVAL_SEED_START + 2·10^6`` on, distinct from the
-training deals and from the periodic and main-job evaluations); the verdict is "beats"
+The checkpoint plays twice: sampling its moves (as in training) and with its most likely
+move (``:argmax``). Duplicate deals on held-out seeds (``EVAL_SEED_START + 2·10^6`` on,
+distinct from the training deals and from the periodic and main-job evaluations); the
+verdict is "beats"
 when the 95% interval of the score difference (points per deal, PPO minus baseline) lies
 above 0. Also prints the run's training throughput and where the time went (the
 ``time/*`` profile logged per rollout). Writes ``strength.json`` into the run dir.
@@ -21,7 +23,7 @@ from typing import Any
 
 from agents import ppo as ppo_agent
 from train.config import load_config
-from train.evaluate import evaluate, format_table, verdict
+from train.evaluate import PLAY_MODES, evaluate_checkpoint, format_table, verdict
 from train.ppo import read_config, run
 from zolik_env.seeds import EVAL_SEED_START
 
@@ -59,15 +61,17 @@ def train_run(config: str | pathlib.Path, minutes: float) -> pathlib.Path:
     return run(load_config(config), minutes=minutes).run_dir
 
 
-def benchmark(run_dir: pathlib.Path, deals: int, opponents: Sequence[str]) -> dict[str, Any]:
-    """Play the run's checkpoint against each baseline, print the table, the verdicts and
-    the time profile, and write ``strength.json`` into ``run_dir``; its contents."""
+def benchmark(run_dir: pathlib.Path, deals: int, opponents: Sequence[str],
+              modes: Sequence[str] = PLAY_MODES) -> dict[str, Any]:
+    """Play the run's checkpoint against each baseline in each play mode (sampling its
+    moves, and its most likely move), print the table, the verdicts and the time profile,
+    and write ``strength.json`` into ``run_dir``; its contents."""
     cfg = read_config(run_dir)
     checkpoint = ppo_agent.resolve_checkpoint(run_dir)
     began = time.time()
-    rows = evaluate(cfg.rules(), ppo_agent.load(checkpoint, cfg.rules()), opponents,
-                    deals, ppo_agent_step(checkpoint), seed=cfg.seed,
-                    seed_start=STRENGTH_SEED_START, progress=True)
+    rows = evaluate_checkpoint(checkpoint, cfg.rules(), opponents, deals,
+                               ppo_agent_step(checkpoint), cfg.seed, STRENGTH_SEED_START,
+                               modes, progress=True)
     print(f"{checkpoint}: {deals} duplicate deals per baseline, seeds from "
           f"{STRENGTH_SEED_START} ({time.time() - began:.0f} s)")
     print(format_table(rows))

@@ -1,5 +1,7 @@
 """``zolik train``: runs from a config with overrides; a real ``kill -9`` then ``--resume``."""
 
+import csv
+import json
 import os
 import signal
 import subprocess
@@ -59,8 +61,12 @@ def test_main_job__trains_evaluates_and_prints_the_table(tmp_path, capsys):
                           "--opponents", "greedy", "random", "--set", "eval_every=32"]) == 0
     out = capsys.readouterr().out
     assert "greedy" in out and "random" in out and "win share" in out and "profile:" in out
-    assert sum(line.startswith("PPO ") and " greedy" in line for line in out.splitlines()) == 1
+    verdicts = [line for line in out.splitlines() if line.startswith("PPO (")]
+    assert [v.split(")")[0] for v in verdicts if " greedy" in v] == ["PPO (sample", "PPO (argmax"]
     (run_dir,) = (tmp_path / "runs").iterdir()
+    rows = list(csv.DictReader((run_dir / "final_eval.csv").open()))
+    assert [(r["play"], r["opponent"]) for r in rows] == [
+        ("sample", "greedy"), ("sample", "random"), ("argmax", "greedy"), ("argmax", "random")]
     assert (run_dir / "learning_curve.png").exists() and (run_dir / "final_eval.json").exists()
     assert ppo.read_config(run_dir).eval_every == 32
 
@@ -73,7 +79,12 @@ def test_strength__evaluates_a_run_and_reports_the_profile(tiny_run, capsys):
                           "--opponents", "greedy"]) == 0
     out = capsys.readouterr().out
     assert "greedy" in out and "update" in out and "learner steps/s" in out
-    assert (result.run_dir / "strength.json").exists()
+    saved = json.loads((result.run_dir / "strength.json").read_text())
+    assert [r["play"] for r in saved["rows"]] == ["sample", "argmax"]
+    assert strength.main(["ppo", "--run", str(result.run_dir), "--deals", "2",
+                          "--opponents", "greedy", "--play", "argmax"]) == 0
+    saved = json.loads((result.run_dir / "strength.json").read_text())
+    assert [r["play"] for r in saved["rows"]] == ["argmax"]
 
 
 @pytest.mark.parametrize(("args", "message"), [
@@ -99,3 +110,12 @@ def test_verdict__says_beats_trails_or_not_separated():
     assert verdict({**row, "score_diff": 3.0, "score_diff_low": 1.0,
                     "score_diff_high": 5.0}).startswith("PPO beats planner: +3.0")
     assert "not separated" in verdict({**row, "score_diff_high": 2.0})
+
+
+def test_evaluate_checkpoint__an_unknown_play_mode_is_named(tiny_run):
+    from train.evaluate import evaluate_checkpoint
+
+    cfg, result = tiny_run
+    with pytest.raises(ValueError, match=r"play modes \['best'\]: choose from sample, argmax"):
+        evaluate_checkpoint(result.final, cfg.rules(), ["greedy"], 1, 0, 0, 2 * 10**9,
+                            modes=["best"])
