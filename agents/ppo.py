@@ -36,7 +36,13 @@ from gymnasium import spaces
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 
 from agents.base import SingleFromBatched
-from agents.hand_features import augment, check_features, feature_scale, feature_size
+from agents.hand_features import (
+    FEATURE_VERSION,
+    augment,
+    check_features,
+    feature_scale,
+    feature_size,
+)
 from zolik_env.rummy.observe import obs_layout
 from zolik_env.rummy.options import RuleSet, rule_options_of
 
@@ -60,9 +66,10 @@ class ScaledObs(BaseFeaturesExtractor):
     and so is ``features``, the name of the feature set the observation carries."""
 
     def __init__(self, observation_space: spaces.Box, scale: list[float],
-                 features: str = "") -> None:
+                 features: str = "", feature_version: int = FEATURE_VERSION) -> None:
         super().__init__(observation_space, features_dim=len(scale))
         self.features = check_features(features)
+        self.feature_version = int(feature_version)  # of agents.hand_features at training
         self.register_buffer("scale", torch.tensor(scale, dtype=torch.float32))
 
     def forward(self, observations: torch.Tensor) -> torch.Tensor:
@@ -154,6 +161,10 @@ class PPOPolicy(SingleFromBatched):
         self.features = features_of(policy)
         if self.features and rules is None:
             raise ValueError(f"{name} takes {self.features!r} features: pass its rules")
+        version = getattr(policy.pi_features_extractor, "feature_version", FEATURE_VERSION)
+        if self.features and version != FEATURE_VERSION:
+            raise ValueError(f"{name} was trained on {self.features!r} features version "
+                             f"{version}; this kit computes version {FEATURE_VERSION}")
         self.rules = rules
 
     @torch.no_grad()

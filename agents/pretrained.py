@@ -18,7 +18,7 @@ from typing import Any
 import torch
 from gymnasium import spaces
 
-from agents.hand_features import augmented_space
+from agents.hand_features import FEATURE_VERSION, augmented_space
 from agents.ppo import (
     PPOPolicy,
     ScaledObs,
@@ -51,7 +51,8 @@ def card(name: str) -> dict[str, Any]:
 
 
 def network(net_arch: list[int], rules: RuleSet, features: str = "",
-            plan_prior: bool = False) -> LeanMaskablePolicy:
+            plan_prior: bool = False,
+            feature_version: int = FEATURE_VERSION) -> LeanMaskablePolicy:
     """An untrained actor-critic of the trainer's shape for ``rules`` (observations with
     the ``features`` of ``agents.hand_features`` appended; ``plan_prior``: see
     ``agents.ppo_net``)."""
@@ -60,7 +61,8 @@ def network(net_arch: list[int], rules: RuleSet, features: str = "",
                               features_extractor_class=ScaledObs,
                               features_extractor_kwargs={
                                   "scale": obs_scale(rules, features).tolist(),
-                                  "features": features})
+                                  "features": features,
+                                  "feature_version": feature_version})
 
 
 def pack(policy: Any, rules: RuleSet) -> dict[str, Any]:
@@ -71,6 +73,8 @@ def pack(policy: Any, rules: RuleSet) -> dict[str, Any]:
                for k, v in policy.state_dict().items()}
     return {"format": FORMAT, "net_arch": net_arch, "rules": rules_meta(rules),
             "obs_features": features_of(policy),
+            "feature_version": int(getattr(policy.pi_features_extractor, "feature_version",
+                                           FEATURE_VERSION)),
             "plan_prior": bool(getattr(policy, "use_plan_prior", False)), "state_dict": weights}
 
 
@@ -83,7 +87,8 @@ def unpack(saved: dict[str, Any], rules: RuleSet, name: str) -> LeanMaskablePoli
     if detail:
         raise ValueError(f"pretrained bot {name!r} plays other rules ({detail})")
     net = network(saved["net_arch"], rules, str(saved.get("obs_features", "")),
-                  bool(saved.get("plan_prior", False)))
+                  bool(saved.get("plan_prior", False)),
+                  int(saved.get("feature_version", FEATURE_VERSION)))
     net.load_state_dict({k: v.float() if v.is_floating_point() else v
                          for k, v in saved["state_dict"].items()})
     net.optimizer = None  # a player needs no Adam state

@@ -29,6 +29,7 @@ from typing import Any
 
 import yaml
 
+from agents.hand_features import FEATURE_VERSION
 from agents.ppo import ScaledObs, obs_scale, write_meta
 from agents.ppo_net import LeanMaskablePolicy
 from train.config import PPOConfig, make_config, to_dict
@@ -90,7 +91,8 @@ def _new_model(cfg: PPOConfig, env: Any) -> Any:
     policy_kwargs = {"net_arch": list(cfg.net_arch), "features_extractor_class": ScaledObs,
                      "plan_prior": cfg.plan_prior,
                      "features_extractor_kwargs": {"scale": scale,
-                                                   "features": cfg.obs_features}}
+                                                   "features": cfg.obs_features,
+                                                   "feature_version": FEATURE_VERSION}}
     return MaskablePPO(
         LeanMaskablePolicy, env, learning_rate=cfg.learning_rate, n_steps=cfg.n_steps,
         batch_size=cfg.batch_size, n_epochs=cfg.n_epochs, gamma=cfg.gamma,

@@ -242,3 +242,15 @@ def test_hand_features__the_vec_env_appends_them_to_the_learners_view():
     assert np.array_equal(obs, augment(base, env.rules, "hand"))
     with pytest.raises(ValueError, match="obs_features='bad' unknown"):
         tiny_config(pathlib.Path("/tmp"), obs_features="bad")
+
+
+def test_hand_features__a_network_of_another_feature_version_is_refused(features_run):
+    from agents.ppo import PPOPolicy
+
+    cfg, result = features_run
+    model = MaskablePPO.load(result.final, device="cpu")
+    assert model.policy_kwargs["features_extractor_kwargs"]["feature_version"] == (
+        model.policy.pi_features_extractor.feature_version)  # saved in the zip
+    model.policy.pi_features_extractor.feature_version -= 1
+    with pytest.raises(ValueError, match="features version"):
+        PPOPolicy(model.policy, "old", rules=cfg.rules())
