@@ -144,16 +144,20 @@ def best_melds(counts: np.ndarray, jokers: int, rules: RuleSet,
     memo: dict[tuple[int, ...], tuple[float, tuple[Candidate, ...], float,
                                       tuple[Candidate, ...]]] = {}
 
-    def solve(state: tuple[int, ...]) -> tuple[float, tuple[Candidate, ...], float,
-                                              tuple[Candidate, ...]]:
+    last = len(kinds)
+
+    def solve(state: tuple[int, ...], low: int) -> tuple[float, tuple[Candidate, ...], float,
+                                                         tuple[Candidate, ...]]:
+        """The best of ``state``, whose first natural kind left is ``low`` or later."""
         if state in memo:
             return memo[state]
-        low = next((i for i in range(len(kinds)) if state[i]), -1)
-        if low < 0:
+        while low < last and not state[low]:
+            low += 1
+        if low == last:
             return 0.0, (), NEG, ()
         rest = list(state)
         rest[low] -= 1
-        v, m, cv, cm = solve(tuple(rest))
+        v, m, cv, cm = solve(tuple(rest), low)
         best = (v + dead[low], m, cv + dead[low], cm)
         for uses, jk, value, cand in by_low[low]:
             if jk > state[-1] or any(state[i] == 0 for i in uses):
@@ -162,13 +166,13 @@ def best_melds(counts: np.ndarray, jokers: int, rules: RuleSet,
             for i in uses:
                 after[i] -= 1
             after[-1] -= jk
-            v, m, cv, cm = solve(tuple(after))
+            v, m, cv, cm = solve(tuple(after), low)
             best = _merge(best, value, cand, v, m, cv, cm)
         memo[state] = best
         return best
 
     start = (*(int(counts[k]) for k in kinds), jokers)
-    v, m, cv, cm = solve(start)
+    v, m, cv, cm = solve(start, 0)
     return Best(v, m, cv, cm)
 
 
