@@ -61,42 +61,61 @@ def _run_card(suit: int, position: int) -> int:
 def _runs(counts: np.ndarray, jokers: int, rules: RuleSet) -> list[Candidate]:
     """Every run of ≥ 3 positions the hand holds, with at most one joker (never two in a
     run: not adjacent anywhere, and the fewest jokers per natural)."""
-    out = []
-    limit = min(jokers, 1)
     held = (np.asarray(counts[:JOKER]) > 0).reshape(NUM_SUITS, NUM_RANKS).tolist()
+    out: list[Candidate] = []
     for suit in range(NUM_SUITS):
-        present = [held[suit][rank] for rank in _POSITION_RANKS]
-        for low in range(1, NUM_POSITIONS - 1):
-            cards: list[int] = []
-            missing = 0
-            for position in range(low, NUM_POSITIONS + 1):
-                if position == NUM_POSITIONS and low == 1:
-                    break  # A ... K A would need both copies of one ace
-                if present[position]:
-                    cards.append(_run_card(suit, position))
-                else:
-                    missing += 1
-                    if missing > limit:
-                        break
-                    cards.append(JOKER)
-                if len(cards) >= 3 and len(cards) - missing >= 2:
-                    out.append(_candidate(tuple(cards), True, rules, low))
+        out.extend(_suit_runs(suit, tuple(held[suit]), min(jokers, 1), rules))
     return out
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _suit_runs(suit: int, held: tuple[bool, ...], limit: int,
+               rules: RuleSet) -> tuple[Candidate, ...]:
+    """The runs of one suit, given which of its ranks the hand ``held`` and how many
+    jokers a run may use (cached: a suit's cards change little between decisions)."""
+    present = [held[rank] for rank in _POSITION_RANKS]
+    out = []
+    for low in range(1, NUM_POSITIONS - 1):
+        cards: list[int] = []
+        missing = 0
+        for position in range(low, NUM_POSITIONS + 1):
+            if position == NUM_POSITIONS and low == 1:
+                break  # A ... K A would need both copies of one ace
+            if present[position]:
+                cards.append(_run_card(suit, position))
+            else:
+                missing += 1
+                if missing > limit:
+                    break
+                cards.append(JOKER)
+            if len(cards) >= 3 and len(cards) - missing >= 2:
+                out.append(_candidate(tuple(cards), True, rules, low))
+    return tuple(out)
 
 
 def _sets(counts: np.ndarray, jokers: int, rules: RuleSet) -> list[Candidate]:
     """Every set of 3-4 cards the hand holds, with at most one joker."""
-    out = []
+    out: list[Candidate] = []
     for rank in range(NUM_RANKS):
-        suits = [s for s in range(NUM_SUITS) if counts[s * NUM_RANKS + rank] > 0]
-        for size in (3, 4):
-            for chosen in itertools.combinations(suits, size):
-                out.append(_candidate(tuple(s * NUM_RANKS + rank for s in chosen), False, rules))
-            if jokers and size - 1 >= 2:
-                for chosen in itertools.combinations(suits, size - 1):
-                    cards = (*(s * NUM_RANKS + rank for s in chosen), JOKER)
-                    out.append(_candidate(cards, False, rules))
+        suits = tuple(s for s in range(NUM_SUITS) if counts[s * NUM_RANKS + rank] > 0)
+        if len(suits) >= 2:
+            out.extend(_rank_sets(rank, suits, jokers > 0, rules))
     return out
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _rank_sets(rank: int, suits: tuple[int, ...], joker: bool,
+               rules: RuleSet) -> tuple[Candidate, ...]:
+    """The sets of one rank from the ``suits`` held (cached)."""
+    out = []
+    for size in (3, 4):
+        for chosen in itertools.combinations(suits, size):
+            out.append(_candidate(tuple(s * NUM_RANKS + rank for s in chosen), False, rules))
+        if joker and size - 1 >= 2:
+            for chosen in itertools.combinations(suits, size - 1):
+                cards = (*(s * NUM_RANKS + rank for s in chosen), JOKER)
+                out.append(_candidate(cards, False, rules))
+    return tuple(out)
 
 
 @functools.lru_cache(maxsize=1 << 16)
