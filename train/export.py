@@ -20,7 +20,7 @@ import torch
 
 from agents import ppo as ppo_agent
 from agents import pretrained
-from train.evaluate import evaluate, format_table
+from train.evaluate import PLAY_MODES, evaluate, format_table
 from train.ppo import read_config
 from zolik_env.seeds import EVAL_SEED_START
 
@@ -41,10 +41,13 @@ def export(run_dir: str | pathlib.Path, name: str, deals: int = 400,
     out_dir.mkdir(parents=True, exist_ok=True)
     torch.save(pretrained.pack(model.policy, rules), out_dir / f"{name}.pt")
     saved = torch.load(out_dir / f"{name}.pt", map_location="cpu", weights_only=True)
-    bot = ppo_agent.PPOPolicy(pretrained.unpack(saved, rules, name), f"pretrained:{name}",
-                              rules=rules)
-    rows = evaluate(rules, bot, opponents, deals, int(model.num_timesteps), seed=cfg.seed,
-                    seed_start=EXPORT_SEED_START, progress=True)
+    rows = []
+    for mode in PLAY_MODES:  # the shipped file, sampling its moves and its likeliest move
+        bot = ppo_agent.PPOPolicy(pretrained.unpack(saved, rules, name), f"pretrained:{name}",
+                                  deterministic=mode == "argmax", rules=rules)
+        rows += [{**row, "play": mode} for row in evaluate(
+            rules, bot, opponents, deals, int(model.num_timesteps), seed=cfg.seed,
+            seed_start=EXPORT_SEED_START, progress=True)]
     print(format_table(rows))
     meta = {**ppo_agent.rules_meta(rules), "source": str(checkpoint),
             "steps": int(model.num_timesteps), "config": cfg.exp_name, "seed": cfg.seed,
@@ -68,7 +71,8 @@ def _minutes(run: pathlib.Path) -> str:
 
 def model_card(name: str, meta: dict[str, Any], run: pathlib.Path, note: str) -> str:
     rows = "\n".join(
-        f"| {r['opponent']} | {r['score_diff']:+.1f} [{r['score_diff_low']:+.1f}, "
+        f"| {r.get('play', 'sample')} | {r['opponent']} | {r['score_diff']:+.1f} "
+        f"[{r['score_diff_low']:+.1f}, "
         f"{r['score_diff_high']:+.1f}] | {r['win']:.3f} [{r['win_low']:.3f}, {r['win_high']:.3f}] |"
         for r in meta["strength"])
     warm = run / "warm_start.json"
@@ -92,10 +96,12 @@ self-play against an opponent pool for {meta['steps']:,} learner steps, about
 **Strength.** {meta['deals']} duplicate deals per baseline (each deal once per seat
 rotation) on held-out seeds from {meta['seed_start']:,}, played from the shipped file;
 score difference in points per deal (bot minus baseline) and win share, 95% cluster
-bootstrap intervals:
+bootstrap intervals (play: `sample` draws its moves from the policy, as
+`pretrained:{name}` does; `argmax` always plays its likeliest move, as
+`pretrained:{name}:argmax` does):
 
-| opponent | score difference | win share |
-|---|---|---|
+| play | opponent | score difference | win share |
+|---|---|---|---|
 {rows}
 
 Play it: `zolik eval --agents pretrained:{name} planner --deals 100`

@@ -49,9 +49,10 @@ def test_export__writes_rules_strength_and_a_model_card(exported):
     saved = json.loads((out / "tiny.json").read_text())
     assert saved == json.loads(json.dumps(meta))
     assert saved["rules"] == "cz" and saved["num_players"] == 2
-    assert [row["opponent"] for row in saved["strength"]] == ["random"]
+    assert [(row["play"], row["opponent"]) for row in saved["strength"]] == [
+        ("sample", "random"), ("argmax", "random")]
     card = (out / "tiny.md").read_text()
-    assert "# pretrained:tiny" in card and "A test bot." in card and "| random |" in card
+    assert "# pretrained:tiny" in card and "A test bot." in card and "| argmax | random |" in card
 
 
 def test_pretrained__other_rules_are_an_error_naming_the_difference(exported):
