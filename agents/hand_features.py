@@ -23,6 +23,12 @@ points), with the hand decomposition of ``agents.hand_search``:
 ``plan_sets`` (53)     cards of each kind in the plan's sets
 =====================  ==================================================================
 
+Plans keep one card back for the discard that ends the turn, and a cz/sk discard taken
+this turn (``must_use``) is in every plan, or the plan is worth nothing. That is feature
+**version 4**; networks record the version they were trained on, and version 3 (plans
+that could lay the whole hand, the taken card counted per copy, ``can_open`` true once
+the points were laid even without the clean run) is still computed for them.
+
 The features are a pure function of the observation, so they carry no more information
 than it does. ``FEATURE_SETS`` names the choices: ``""`` (none) and ``"hand"``. A
 network trained with them records the name (``agents.ppo.ScaledObs``), and ``ppo:PATH``
@@ -45,7 +51,9 @@ from zolik_env.rummy.melds import hand_card_value
 from zolik_env.rummy.options import RuleSet
 
 FEATURE_SETS = ("", "hand")
-FEATURE_VERSION = 3  # bumped whenever the "hand" features change (names their caches)
+FEATURE_VERSION = 4  # bumped whenever the "hand" features change (names their caches)
+SUPPORTED_VERSIONS = (3, 4)  # what ``hand_features`` can still compute, for older networks
+UNRECORDED_VERSION = 3  # networks saved before the version was recorded were trained on 3
 SCALARS = ("best_points", "clean_points", "plan_kept", "can_open", "need_points",
             "top_best_points", "top_clean_points", "top_gain")
 HAND_FEATURES = len(SCALARS) + 2 * NUM_KINDS
@@ -87,23 +95,36 @@ def augmented_space(rules: RuleSet, name: str) -> gymnasium.spaces.Box:
                                 (base.shape[0] + extra,), np.int16)
 
 
-def augment(obs: np.ndarray, rules: RuleSet, name: str) -> np.ndarray:
+def augment(obs: np.ndarray, rules: RuleSet, name: str,
+            version: int = FEATURE_VERSION) -> np.ndarray:
     """int16 (B, OBS + feature_size): ``obs`` (B, OBS) with the features of each row."""
     obs = np.asarray(obs)
     if feature_size(name) == 0:
         return obs
-    return np.concatenate([obs, hand_features(obs, rules)], axis=1)
+    return np.concatenate([obs, hand_features(obs, rules, version)], axis=1)
 
 
-def hand_features(obs: np.ndarray, rules: RuleSet) -> np.ndarray:
-    """int16 (B, HAND_FEATURES): the ``"hand"`` features of each observation row."""
+def check_version(version: int, what: str) -> int:
+    """``version`` if ``hand_features`` computes it, else a ``ValueError`` naming ``what``."""
+    if version not in SUPPORTED_VERSIONS:
+        raise ValueError(f"{what} was trained on hand features version {version}; this kit "
+                         f"computes versions {', '.join(map(str, SUPPORTED_VERSIONS))}")
+    return version
+
+
+def hand_features(obs: np.ndarray, rules: RuleSet,
+                  version: int = FEATURE_VERSION) -> np.ndarray:
+    """int16 (B, HAND_FEATURES): the ``"hand"`` features of each observation row, as
+    feature ``version`` computes them (3: without the fixes of 4, see ``_decomposition``
+    and ``can_open``)."""
+    check_version(version, "hand_features")
     out = np.zeros((len(obs), HAND_FEATURES), np.int16)
     for b, row in enumerate(np.asarray(obs, np.int16)):
-        out[b] = _row_features(row, rules)
+        out[b] = _row_features(row, rules, version)
     return out
 
 
-def _row_features(obs: np.ndarray, rules: RuleSet) -> np.ndarray:
+def _row_features(obs: np.ndarray, rules: RuleSet, version: int) -> np.ndarray:
     view = ov.decode(obs, rules)
     hand = view["hand"].astype(np.int64)
     out = np.zeros(HAND_FEATURES, np.int64)
@@ -111,21 +132,24 @@ def _row_features(obs: np.ndarray, rules: RuleSet) -> np.ndarray:
         return out
     must = np.flatnonzero(view["must_use"])
     best, clean, best_plan, clean_plan = _decomposition(rules, hand.tobytes(),
-                                                        int(must[0]) if must.size else -1)
+                                                        int(must[0]) if must.size else -1,
+                                                        version)
     opened = bool(view["opened"][ov.OBSERVER])
     laid = ov.scalar(view, "opening_points") if ov.flag(view, ov.FLAG_LAID) else 0
     use_clean = not opened and rules.opening_needs_clean_run and not _clean_laid(view, rules)
     plan_points, plan = (clean, clean_plan) if use_clean else (best, best_plan)
     need = 0 if opened else max(0, rules.opening_points - laid)
     may_lay = bool(ov.scalar(view, "melding_allowed")) and not ov.flag(view, ov.FLAG_UNDONE)
+    # version 4: a clean run still to lay needs a clean plan, however many points are laid
+    clean_ok = version < 4 or not use_clean or bool(plan[0].any() or plan[1].any())
     out[:5] = (best, clean, _kept_points(hand, plan, rules),
-               opened or (may_lay and plan_points >= need), need)
+               opened or (may_lay and clean_ok and plan_points >= need), need)
     top = int(view["discard_newest"][0])
     if ov.phase(view) == ov.PHASE_DRAW and top >= 0:
         with_top = hand.copy()
         with_top[top] += 1
         t_must = top if rules.discard_pickup == "top_must_use" else -1  # taken: to lay
-        t_best, t_clean, _, _ = _decomposition(rules, with_top.tobytes(), t_must)
+        t_best, t_clean, _, _ = _decomposition(rules, with_top.tobytes(), t_must, version)
         t_points = t_clean if use_clean else t_best
         out[5:8] = t_best, t_clean, t_points - plan_points
     out[PLAN_RUNS], out[PLAN_SETS] = plan
@@ -148,12 +172,54 @@ Plan = tuple[np.ndarray, np.ndarray]  # int64 (53,) cards in the runs, in the se
 _MUST_LAY = -1000.0  # dead value of a card that must be laid this turn: any plan lays it
 
 
+Found = tuple[int, int, Plan, Plan]  # best points, clean points, best plan, clean plan
+_NO_PLAN: Plan = (np.zeros(NUM_KINDS, np.int64), np.zeros(NUM_KINDS, np.int64))
+for _part in _NO_PLAN:
+    _part.setflags(write=False)
+
+
 @functools.lru_cache(maxsize=65536)
-def _decomposition(rules: RuleSet, hand_bytes: bytes, must: int) -> tuple[int, int, Plan, Plan]:
+def _decomposition(rules: RuleSet, hand_bytes: bytes, must: int, version: int) -> Found:
     """(best points, clean points, best plan, clean plan) of one hand (its int64 counts as
-    bytes); cached, as a hand recurs across the decisions of a turn. With ``must`` (a kind;
-    -1: none), the cz/sk taken discard that has to be laid this turn, the plans lay it
-    where they can, and a choice that cannot is worth 0 points."""
+    bytes); cached, as a hand recurs across the decisions of a turn.
+
+    Version 4 keeps a card back for the discard that ends the turn (a plan laying the
+    whole hand is replaced by the best one that keeps one card), and when the hand holds
+    two copies of the ``must`` card, laying one of them is enough (version 3 searched
+    ``_search`` alone)."""
+    if version < 4:
+        return _search(rules, hand_bytes, must)
+    hand = np.frombuffer(hand_bytes, np.int64)
+    found = [_search(rules, hand_bytes, must)]
+    if must >= 0 and hand[must] >= 2:  # one copy laid meets the obligation
+        found.append(_search(rules, _without(hand, must), must))
+    total = int(hand.sum())
+    if any(_laid(f[2]) == total or _laid(f[3]) == total for f in found):
+        found += [_search(rules, _without(hand, kind), must) for kind in np.flatnonzero(hand)
+                  if kind != must or hand[kind] >= 2]
+    best = max(((f[0], f[2]) for f in found if _laid(f[2]) < total),
+               key=lambda pair: pair[0], default=(0, _NO_PLAN))
+    clean = max(((f[1], f[3]) for f in found if 0 < _laid(f[3]) < total),
+                key=lambda pair: pair[0], default=(0, _NO_PLAN))
+    return best[0], clean[0], best[1], clean[1]
+
+
+def _without(hand: np.ndarray, kind: int) -> bytes:
+    """``hand`` less one card of ``kind``, as bytes."""
+    less = hand.copy()
+    less[kind] -= 1
+    return less.tobytes()
+
+
+def _laid(plan: Plan) -> int:
+    return int(plan[0].sum() + plan[1].sum())
+
+
+@functools.lru_cache(maxsize=65536)
+def _search(rules: RuleSet, hand_bytes: bytes, must: int) -> Found:
+    """The hand search of one hand: with ``must`` (a kind; -1: none), the cz/sk taken
+    discard that has to be laid this turn, the plans lay it where they can, and a choice
+    that cannot is worth 0 points."""
     hand = np.frombuffer(hand_bytes, np.int64)
     dead = None
     if must >= 0:
@@ -193,5 +259,20 @@ def _plan(melds: tuple[Candidate, ...]) -> Plan:
     return runs, sets
 
 
-__all__ = ["FEATURE_SETS", "HAND_FEATURES", "PLAN_RUNS", "PLAN_SETS", "SCALARS", "augment",
-           "augmented_space", "check_features", "feature_scale", "feature_size", "hand_features"]
+__all__ = [
+    "FEATURE_SETS",
+    "FEATURE_VERSION",
+    "HAND_FEATURES",
+    "PLAN_RUNS",
+    "PLAN_SETS",
+    "SCALARS",
+    "SUPPORTED_VERSIONS",
+    "UNRECORDED_VERSION",
+    "augment",
+    "augmented_space",
+    "check_features",
+    "check_version",
+    "feature_scale",
+    "feature_size",
+    "hand_features",
+]

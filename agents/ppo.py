@@ -18,10 +18,11 @@ with the given numpy generator (inverse CDF of one uniform per row), or takes th
 when ``deterministic``. Same checkpoint, observations, masks and generator state give
 the same moves. This module imports no ``train`` code (STYLE.md §2).
 
-**Hand features.** A network trained with ``obs_features: hand`` records the name in its
-``ScaledObs`` and takes the observation with ``agents.hand_features`` appended; this
-Policy appends them itself to the plain observations it is given, so it needs the
-rules (``PPOPolicy(..., rules=...)``; ``load`` and the registry pass them).
+**Hand features.** A network trained with ``obs_features: hand`` records the name and the
+feature version in its ``ScaledObs`` and takes the observation with
+``agents.hand_features`` appended; this Policy appends them itself, in that version, to
+the plain observations it is given, so it needs the rules (``PPOPolicy(..., rules=...)``;
+``load`` and the registry pass them).
 """
 
 from __future__ import annotations
@@ -37,9 +38,10 @@ from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 
 from agents.base import SingleFromBatched
 from agents.hand_features import (
-    FEATURE_VERSION,
+    UNRECORDED_VERSION,
     augment,
     check_features,
+    check_version,
     feature_scale,
     feature_size,
 )
@@ -66,7 +68,7 @@ class ScaledObs(BaseFeaturesExtractor):
     and so is ``features``, the name of the feature set the observation carries."""
 
     def __init__(self, observation_space: spaces.Box, scale: list[float],
-                 features: str = "", feature_version: int = FEATURE_VERSION) -> None:
+                 features: str = "", feature_version: int = UNRECORDED_VERSION) -> None:
         super().__init__(observation_space, features_dim=len(scale))
         self.features = check_features(features)
         self.feature_version = int(feature_version)  # of agents.hand_features at training
@@ -161,10 +163,10 @@ class PPOPolicy(SingleFromBatched):
         self.features = features_of(policy)
         if self.features and rules is None:
             raise ValueError(f"{name} takes {self.features!r} features: pass its rules")
-        version = getattr(policy.pi_features_extractor, "feature_version", FEATURE_VERSION)
-        if self.features and version != FEATURE_VERSION:
-            raise ValueError(f"{name} was trained on {self.features!r} features version "
-                             f"{version}; this kit computes version {FEATURE_VERSION}")
+        self.feature_version = int(getattr(policy.pi_features_extractor, "feature_version",
+                                           UNRECORDED_VERSION))
+        if self.features:
+            check_version(self.feature_version, name)
         self.rules = rules
 
     @torch.no_grad()
@@ -178,7 +180,7 @@ class PPOPolicy(SingleFromBatched):
         net.set_training_mode(False)
         if self.features:
             assert self.rules is not None
-            obs = augment(obs, self.rules, self.features)
+            obs = augment(obs, self.rules, self.features, self.feature_version)
         x = torch.as_tensor(np.asarray(obs), dtype=torch.float32)
         if callable(getattr(net, "action_logits", None)):  # LeanMaskablePolicy: plan prior
             logits = net.action_logits(x)

@@ -18,7 +18,7 @@ from typing import Any
 import torch
 from gymnasium import spaces
 
-from agents.hand_features import FEATURE_VERSION, augmented_space
+from agents.hand_features import FEATURE_VERSION, UNRECORDED_VERSION, augmented_space
 from agents.ppo import (
     PPOPolicy,
     ScaledObs,
@@ -74,7 +74,7 @@ def pack(policy: Any, rules: RuleSet) -> dict[str, Any]:
     return {"format": FORMAT, "net_arch": net_arch, "rules": rules_meta(rules),
             "obs_features": features_of(policy),
             "feature_version": int(getattr(policy.pi_features_extractor, "feature_version",
-                                           FEATURE_VERSION)),
+                                           UNRECORDED_VERSION)),
             "plan_prior": bool(getattr(policy, "use_plan_prior", False)), "state_dict": weights}
 
 
@@ -88,7 +88,7 @@ def unpack(saved: dict[str, Any], rules: RuleSet, name: str) -> LeanMaskablePoli
         raise ValueError(f"pretrained bot {name!r} plays other rules ({detail})")
     net = network(saved["net_arch"], rules, str(saved.get("obs_features", "")),
                   bool(saved.get("plan_prior", False)),
-                  int(saved.get("feature_version", FEATURE_VERSION)))
+                  int(saved.get("feature_version", UNRECORDED_VERSION)))
     net.load_state_dict({k: v.float() if v.is_floating_point() else v
                          for k, v in saved["state_dict"].items()})
     net.optimizer = None  # a player needs no Adam state

@@ -117,3 +117,36 @@ def test_a_taken_discard_that_must_be_laid_is_in_every_plan_or_the_plan_is_worth
     # in the draw phase the top discard's gain counts it as taken (laid or worth nothing)
     drawn, _ = features(CZ, make_state(CZ, [hand, OPP], discard="7S"))
     assert drawn["top_clean_points"] == 0 and drawn["top_gain"] == -70
+
+
+def test_v4__points_laid_without_a_clean_run_do_not_open():
+    laid = play(CZ, make_state(CZ, ["KS KH KD QS QH QD 2C 5D 9C", OPP], phase="play"),
+                "meld KS KH KD", "meld QS QH QD")
+    f, _ = features(CZ, laid)
+    assert f["need_points"] == 0 and f["clean_points"] == 0 and f["can_open"] == 0
+    v3 = hf.hand_features(observe(CZ, laid, np.array([0])), CZ, version=3)[0]
+    assert v3[hf.SCALARS.index("can_open")] == 1  # what version 3 said
+
+
+def test_v4__a_card_is_kept_back_for_the_discard():
+    state = make_state(CZ, ["10H JH QH KH 2S 2D 2C", OPP], phase="play")
+    f, plan = features(CZ, state)
+    assert f["best_points"] == 40 and f["can_open"] == 0  # 10H..KH, one 2 kept: 40 < 42
+    assert len(plan_cards(plan)) == 4 and f["plan_kept"] == 6  # the 2s stay: no set of two
+    v3 = hf.hand_features(observe(CZ, state, np.array([0])), CZ, version=3)[0]
+    assert v3[0] == 46 and v3[hf.SCALARS.index("can_open")] == 1
+
+
+def test_v4__one_copy_of_a_doubled_must_card_is_enough():
+    # the taken 5H must be laid; the hand holds another 5H, which may stay in hand
+    hand = "3S 8S JS 3H 5H 6H 7H KH 5D KD 4C JK"
+    taken = play(CZ, make_state(CZ, [hand, OPP], discard="5H"), "take discard 1")
+    f, _ = features(CZ, taken)
+    v3 = hf.hand_features(observe(CZ, taken, np.array([0])), CZ, version=3)[0]
+    assert f["best_points"] > v3[0]
+
+
+def test_unsupported_versions_are_named():
+    obs = observe(CZ, make_state(CZ, ["2H 3H 4H", OPP]), np.array([0]))
+    with pytest.raises(ValueError, match="version 2; this kit computes versions 3, 4"):
+        hf.hand_features(obs, CZ, version=2)

@@ -251,6 +251,9 @@ def test_hand_features__a_network_of_another_feature_version_is_refused(features
     model = MaskablePPO.load(result.final, device="cpu")
     assert model.policy_kwargs["features_extractor_kwargs"]["feature_version"] == (
         model.policy.pi_features_extractor.feature_version)  # saved in the zip
-    model.policy.pi_features_extractor.feature_version -= 1
-    with pytest.raises(ValueError, match="features version"):
+    assert PPOPolicy(model.policy, "now", rules=cfg.rules()).feature_version == 4
+    model.policy.pi_features_extractor.feature_version = 3  # still computed, for old nets
+    assert PPOPolicy(model.policy, "v3", rules=cfg.rules()).feature_version == 3
+    model.policy.pi_features_extractor.feature_version = 2
+    with pytest.raises(ValueError, match="old was trained on hand features version 2"):
         PPOPolicy(model.policy, "old", rules=cfg.rules())
