@@ -17,7 +17,7 @@ points), with the hand decomposition of ``agents.hand_search``:
                        completes the opening this turn
 ``need_points``        opening points still missing this turn (0 once opened)
 ``top_best_points``    draw phase: ``best_points`` with the top discard taken (else 0)
-``top_clean_points``   draw phase: ``clean_points`` with the top discard added (else 0)
+``top_clean_points``   draw phase: ``clean_points`` with the top discard taken (else 0)
 ``top_gain``           draw phase: how much the top discard adds to the plan's points
 ``plan_runs`` (53)     cards of each kind in the plan's runs
 ``plan_sets`` (53)     cards of each kind in the plan's sets
