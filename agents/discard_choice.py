@@ -92,6 +92,14 @@ def danger(kind: int, known: np.ndarray, opened: np.ndarray, table: list[TableMe
     return total
 
 
+def danger_weights(rules: RuleSet) -> list[float]:
+    """How much feeding each opponent (relative seats 1..P-1) counts: the next seat fully;
+    the others little where only the top discard may be taken (it is theirs only if the
+    next seat leaves it), more where the pile may be taken deep."""
+    far = 0.6 if rules.discard_pickup == "deep" else 0.2
+    return [1.0] + [far] * (rules.num_players - 2)
+
+
 @dataclass(frozen=True, slots=True)
 class DiscardContext:
     """What the planner's discard choice reads from the observation."""

@@ -30,9 +30,11 @@ that could lay the whole hand, the taken card counted per copy, ``can_open`` tru
 the points were laid even without the clean run) is still computed for them.
 
 The features are a pure function of the observation, so they carry no more information
-than it does. ``FEATURE_SETS`` names the choices: ``""`` (none) and ``"hand"``. A
-network trained with them records the name (``agents.ppo.ScaledObs``), and ``ppo:PATH``
-adds them to every observation it is given.
+than it does. ``FEATURE_SETS`` names the choices: ``""`` (none), ``"hand"`` and
+``"hand+cards"`` (the per-kind ``agents.card_features`` first, then the hand features, so
+the hand features always end the observation). A network trained with them records the
+name (``agents.ppo.ScaledObs``), and ``ppo:PATH`` adds them to every observation it is
+given.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ import gymnasium
 import numpy as np
 
 from agents import obs_view as ov
+from agents.card_features import CARD_FEATURES, card_features, card_scale
 from agents.hand_search import NEG, Candidate, best_melds
 from agents.turn_plan import turn_input
 from zolik_env.envs.zolik_common import observation_space
@@ -50,7 +53,7 @@ from zolik_env.rummy.cards import JOKER, NUM_KINDS
 from zolik_env.rummy.melds import hand_card_value
 from zolik_env.rummy.options import RuleSet
 
-FEATURE_SETS = ("", "hand")
+FEATURE_SETS = ("", "hand", "hand+cards")
 FEATURE_VERSION = 4  # bumped whenever the "hand" features change (names their caches)
 SUPPORTED_VERSIONS = (3, 4)  # what ``hand_features`` can still compute, for older networks
 UNRECORDED_VERSION = 3  # networks saved before the version was recorded were trained on 3
@@ -71,18 +74,29 @@ def check_features(name: str) -> str:
     return name
 
 
+def has_hand_features(name: str) -> bool:
+    """Whether the feature set ``name`` ends with the hand features (the plan prior's)."""
+    return check_features(name) in ("hand", "hand+cards")
+
+
+def _has_cards(name: str) -> bool:
+    return check_features(name) == "hand+cards"
+
+
 def feature_size(name: str) -> int:
     """How many entries the feature set ``name`` appends to an observation."""
-    return HAND_FEATURES if check_features(name) == "hand" else 0
+    return (HAND_FEATURES if has_hand_features(name) else 0) + (
+        CARD_FEATURES if _has_cards(name) else 0)
 
 
 def feature_scale(name: str) -> np.ndarray:
     """float32 (feature_size,): the factor the network applies to each feature (points
-    / 100, flags and card counts as they are)."""
-    if check_features(name) != "hand":
+    / 100, flags and card counts as they are, card values see ``agents.card_features``)."""
+    if not has_hand_features(name):
         return np.zeros(0, np.float32)
     scalars = [0.01 if s in _POINT_SCALARS else 1.0 for s in SCALARS]
-    return np.array(scalars + [1.0] * 2 * NUM_KINDS, np.float32)
+    hand = np.array(scalars + [1.0] * 2 * NUM_KINDS, np.float32)
+    return np.concatenate([card_scale(), hand]) if _has_cards(name) else hand
 
 
 def augmented_space(rules: RuleSet, name: str) -> gymnasium.spaces.Box:
@@ -101,7 +115,8 @@ def augment(obs: np.ndarray, rules: RuleSet, name: str,
     obs = np.asarray(obs)
     if feature_size(name) == 0:
         return obs
-    return np.concatenate([obs, hand_features(obs, rules, version)], axis=1)
+    cards = [card_features(obs, rules)] if _has_cards(name) else []
+    return np.concatenate([obs, *cards, hand_features(obs, rules, version)], axis=1)
 
 
 def check_version(version: int, what: str) -> int:
@@ -275,4 +290,5 @@ __all__ = [
     "feature_scale",
     "feature_size",
     "hand_features",
+    "has_hand_features",
 ]

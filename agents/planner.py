@@ -6,7 +6,13 @@ import numpy as np
 
 from agents import obs_view as ov
 from agents.base import BatchedFromSingle
-from agents.discard_choice import DiscardContext, is_loose, planner_discard, safe_action
+from agents.discard_choice import (
+    DiscardContext,
+    danger_weights,
+    is_loose,
+    planner_discard,
+    safe_action,
+)
 from agents.hand_search import best_melds
 from agents.planner_turn import TurnSearch
 from agents.table_model import decode_table
@@ -146,13 +152,11 @@ class PlannerPolicy(BatchedFromSingle):
         return bool(((sizes <= 4) & (opened > 0)).any())
 
     def context(self, view: ov.View) -> DiscardContext:
-        p = self.rules.num_players
         deep = self.rules.discard_pickup == "deep"
-        weights = [1.0] + [0.6 if deep else 0.2] * (p - 2)
         opened = bool(view["opened"][ov.OBSERVER])
         weight = (0.8 if opened or deep else 0.3) + (0.7 if self.in_danger(view) else 0.0)
         return DiscardContext(self.rules, view["unseen"], view["known_taken"], view["opened"],
-                              decode_table(view), weights, weight)
+                              decode_table(view), danger_weights(self.rules), weight)
 
 
 def make(rules: RuleSet, argument: str = "") -> PlannerPolicy:

@@ -14,7 +14,7 @@ from typing import Any
 
 import yaml
 
-from agents.hand_features import check_features
+from agents.hand_features import check_features, has_hand_features
 from zolik_env.config_loader import build, plain_dict, read_values
 from zolik_env.envs.zolik_common import REWARD_MODES, make_rules
 from zolik_env.rummy.options import RuleSet
@@ -41,11 +41,13 @@ class PPOConfig:
     since the deal began, / 100, as the potential (``train.zolik_vec``); 0 = none."""
     obs_features: str = "hand"
     """``hand``: append the hand features of ``agents.hand_features`` (the best melds of
-    the own hand, whether it can open) to the learner's observation; ``""``: none. The
-    network records its choice, so its checkpoints play with the same features."""
+    the own hand, whether it can open) to the learner's observation; ``hand+cards``: also
+    each card kind's keep value, danger and table fit (``agents.card_features``); ``""``:
+    none. The network records its choice, so its checkpoints play with the same features."""
     plan_prior: bool = True
-    """With ``obs_features: hand``: moves that follow the hand's plan get a learned bonus
-    on their logits (``agents.ppo_net.PlanPrior``); false: the plain action layer."""
+    """With hand features (``hand``, ``hand+cards``): moves that follow the hand's plan get
+    a learned bonus on their logits (``agents.ppo_net.PlanPrior``); false: the plain
+    action layer."""
     seed: int = 1
     """Seeds the deals, the seats, the pool's draws, the network and PPO's sampling."""
     total_steps: int = 5_000_000
@@ -114,8 +116,8 @@ class PPOConfig:
 def _check(cfg: PPOConfig) -> None:
     cfg.rules()  # names bad presets, options and player counts
     check_features(cfg.obs_features)
-    if cfg.plan_prior and cfg.obs_features != "hand":
-        raise ValueError(f"plan_prior needs obs_features: hand (got obs_features="
+    if cfg.plan_prior and not has_hand_features(cfg.obs_features):
+        raise ValueError(f"plan_prior needs obs_features: hand or hand+cards (got obs_features="
                          f"{cfg.obs_features!r}); set plan_prior: false")
     if cfg.reward not in REWARD_MODES:
         raise ValueError(f"reward={cfg.reward!r}: choose from {REWARD_MODES}")

@@ -200,10 +200,10 @@ def test_cli_resume__refuses_a_dir_without_checkpoints_unless_restarted(tmp_path
         train_cli.main(["--minutes", "-1"])
 
 
-@pytest.fixture(scope="module")
-def features_run(tmp_path_factory):
-    cfg = tiny_config(tmp_path_factory.mktemp("feat"), obs_features="hand", plan_prior=True,
-                      eval_every=0)
+@pytest.fixture(scope="module", params=["hand", "hand+cards"])
+def features_run(request, tmp_path_factory):
+    cfg = tiny_config(tmp_path_factory.mktemp("feat"), obs_features=request.param,
+                      plan_prior=True, eval_every=0)
     return cfg, ppo.run(cfg)
 
 
@@ -214,19 +214,20 @@ def test_hand_features__the_checkpoint_adds_them_to_plain_observations(features_
     cfg, result = features_run
     rules = cfg.rules()
     obs, mask = _deal_batch(rules)
+    name = cfg.obs_features
     model = MaskablePPO.load(result.final, device="cpu")
-    assert features_of(model.policy) == "hand" and model.policy.use_plan_prior
+    assert features_of(model.policy) == name and model.policy.use_plan_prior
     # the prior's weights are trained and saved (PPO moved them from zero)
     assert model.policy.plan_prior.weight.abs().sum() > 0
-    assert model.observation_space.shape == (obs.shape[1] + hand_features.HAND_FEATURES,)
-    expected, _ = model.predict(hand_features.augment(obs, rules, "hand"), action_masks=mask,
+    assert model.observation_space.shape == (obs.shape[1] + hand_features.feature_size(name),)
+    expected, _ = model.predict(hand_features.augment(obs, rules, name), action_masks=mask,
                                 deterministic=True)
     agent = make_agent(f"ppo:{result.final}:argmax", rules)  # given plain observations
     assert (agent.act_batch(obs, mask, np.random.default_rng(0)) == expected).all()
-    with pytest.raises(ValueError, match="takes 'hand' features: pass its rules"):
+    with pytest.raises(ValueError, match=f"takes '{name}' features: pass its rules"):
         PPOPolicy(model.policy, "no rules")
     bot = pretrained.unpack(pretrained.pack(model.policy, rules), rules, "tiny")
-    assert features_of(bot) == "hand" and bot.use_plan_prior
+    assert features_of(bot) == name and bot.use_plan_prior
     assert np.allclose(PPOPolicy(bot, "bot", rules=rules).probabilities(obs, mask),
                        agent.probabilities(obs, mask), atol=1e-2)
 
