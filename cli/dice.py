@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import pathlib
 import sys
 import time
 from typing import Any
@@ -69,6 +68,8 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--seed", type=int, help="override the config's seed")
     train.add_argument("--minutes", type=positive_float, help="override time_budget_minutes")
     train.add_argument("--resume", help="continue the run in this run dir")
+    train.add_argument("--restart", action="store_true",
+                       help="with --resume: a run dir without checkpoints trains from step 0")
     return parser
 
 
@@ -82,6 +83,38 @@ def _say(text: str) -> None:
     print(f"[zolik dice] {text} ...", file=sys.stderr, flush=True)
 
 
+def _solve(rules: DiceRules) -> float:
+    """The variant's optimal expected score; a bar on stderr while a table is solved (the
+    first time: 10-30 s; then read from the cache)."""
+    from tqdm import tqdm
+
+    from zolik_env.dice import solver
+
+    variant = (rules.joker, rules.yahtzee_bonus, rules.fixed_order)
+    if not solver.table_path(*variant).exists():
+        desc = f"solving joker={rules.joker} bonus={rules.yahtzee_bonus} " \
+               f"fixed={rules.fixed_order}"
+        with tqdm(desc=desc, unit="state", file=sys.stderr, leave=False) as bar:
+            def advance(done: int, total: int) -> None:
+                bar.total = total
+                bar.update(done - bar.n)
+
+            solver.ensure_table(*variant, progress=advance)
+    return solver.expected_score(*variant)
+
+
+def _play(rules: DiceRules, agent: Any, games: int, seed: int, name: str) -> Any:
+    """``play_dice`` with a bar of games played on stderr."""
+    from tqdm import tqdm
+
+    from eval.harness import play_dice
+
+    with tqdm(total=games, desc=f"playing {name}", unit="game", file=sys.stderr,
+              leave=False) as bar:
+        return play_dice(rules, agent, games, seed, progress=lambda done: bar.update(
+            done - bar.n))
+
+
 def cmd_solve(args: argparse.Namespace) -> int:
     from zolik_env.dice import solver
 
@@ -91,7 +124,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     print(f"{'joker':<8}{'bonus':<7}{'fixed':<7}{'expected':>10}{'seconds':>9}")
     for joker, bonus, fixed in variants:
         start = time.perf_counter()
-        value = solver.expected_score(joker, bonus, fixed)
+        value = _solve(DiceRules(joker=joker, yahtzee_bonus=bonus, fixed_order=fixed))
         took = time.perf_counter() - start
         print(f"{joker:<8}{bonus!s:<7}{fixed!s:<7}{value:>10.4f}{took:>9.2f}")
     print(f"(tables cached in {solver.cache_dir()})")
@@ -112,17 +145,16 @@ def make_agent(spec: str, rules: DiceRules) -> Any:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from eval.harness import play_dice
     from zolik_env.dice import evaluate, solver
 
     rules = _rules(args)
     agent = make_agent(args.agent, rules)  # a bad spec fails before the solver runs
     _say(f"solving the optimal tables for {rules} (about 30 s the first time; then cached in "
          f"{solver.cache_dir()})")
-    optimum = solver.expected_score(rules.joker, rules.yahtzee_bonus, rules.fixed_order)
+    optimum = _solve(rules)
     start = time.perf_counter()
     _say(f"playing {args.games} games with {args.agent}")
-    stats = play_dice(rules, agent, args.games, args.seed)
+    stats = _play(rules, agent, args.games, args.seed, args.agent)
     summary = evaluate.summarise(stats, optimum) | {
         "agent": args.agent,
         "seconds": time.perf_counter() - start,
@@ -130,7 +162,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
     reference = None
     if args.compare:
         _say(f"playing the same {args.games} games with optimal")
-        ref_stats = play_dice(rules, make_agent("optimal", rules), args.games, args.seed)
+        ref_stats = _play(rules, make_agent("optimal", rules), args.games, args.seed,
+                          "optimal")
         reference = evaluate.summarise(ref_stats, optimum)
         summary["optimal_on_same_dice"] = reference
     print(f"agent {args.agent}, rules {rules}")
@@ -152,8 +185,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
 def cmd_train(args: argparse.Namespace) -> int:
     from train import dice_ppo
 
+    if args.restart and not args.resume:
+        raise SystemExit("zolik dice train: --restart goes with --resume RUN_DIR")
     if args.resume:
-        run_dir = pathlib.Path(args.resume)
+        from cli.train import resume_dir
+
+        run_dir = resume_dir(args.resume, args.restart, "dice train")
         cfg = dice_ppo.load_config(run_dir / "config.yaml", time_budget_minutes=args.minutes)
         print(dice_ppo.run(cfg, run_dir))
     else:

@@ -3,9 +3,10 @@
 Each subcommand lives in its own module of this package and is imported only when it
 runs, so ``zolik --help`` stays fast and loads no training libraries.
 A subcommand module exposes ``main(argv: list[str]) -> int``. A ``ValueError`` or
-``OSError`` that escapes one (bad input, a path that cannot be written) ends the command
+``OSError`` that escapes one (bad input, a path that cannot be written), or a
+``SystemExit`` with a message (a subcommand refusing its arguments), ends the command
 with one line, ``zolik COMMAND: message``, and exit status 2; ``ZOLIK_DEBUG=1`` shows the
-traceback instead.
+traceback of the former instead.
 """
 
 from __future__ import annotations
@@ -74,6 +75,12 @@ def main(argv: list[str] | None = None) -> int:
         if os.environ.get("ZOLIK_DEBUG"):
             raise
         print(f"zolik {name}: {error}", file=sys.stderr)
+        return 2
+    except SystemExit as stop:  # a subcommand's refusal of its arguments: one line too
+        if not isinstance(stop.code, str):
+            raise
+        message = stop.code if stop.code.startswith("zolik ") else f"zolik {name}: {stop.code}"
+        print(message, file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(f"zolik {name}: interrupted", file=sys.stderr)

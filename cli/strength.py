@@ -1,6 +1,7 @@
 """``zolik strength``: how strong the agents are, on duplicate deals.
 
     zolik strength pairs --deals 300                 # greedy vs random, planner vs greedy
+    zolik strength pairs --pair pretrained:cz_2p planner --presets cz --players 2
     zolik strength ppo --run runs/ppo_cz2p__1__...   # a PPO run against greedy and planner
     zolik strength ppo --train-minutes 58            # train on --config first, then the same
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 import argparse
 import pathlib
 import sys
+from typing import Any
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -24,7 +26,10 @@ def build_parser() -> argparse.ArgumentParser:
     pairs.add_argument("--presets", default="cz,sk,jolly", help="comma-separated presets")
     pairs.add_argument("--players", default="2,4", help="comma-separated player counts")
     pairs.add_argument("--pairs", default="greedy:random,planner:greedy",
-                       help="comma-separated A:B agent pairs")
+                       help="comma-separated A:B pairs of plain agent names")
+    pairs.add_argument("--pair", nargs=2, action="append", metavar=("A", "B"),
+                       help="one pair of any agent specs (ppo:PATH, pretrained:NAME, "
+                            "pkg.mod:factory, NAME=SPEC); repeat for more; replaces --pairs")
     ppo = sub.add_parser("ppo", help="a PPO run's checkpoint against baselines")
     ppo.add_argument("--run", help="run dir to evaluate (its final.zip or newest checkpoint)")
     ppo.add_argument("--train-minutes", type=float,
@@ -39,14 +44,50 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _positive(value: float, flag: str, command: str) -> None:
+    if not value > 0:
+        raise SystemExit(f"zolik strength {command}: {flag} must be positive, got {value:g}")
+
+
+def _players(text: str) -> list[int]:
+    try:
+        return [int(p) for p in text.split(",")]
+    except ValueError:
+        raise SystemExit(f"zolik strength pairs: --players takes comma-separated player "
+                         f"counts, got {text!r}") from None
+
+
+def _check_specs(specs: list[str], rule_sets: list[Any], command: str) -> None:
+    """Build every agent once for every rule set, so a bad spec fails before any deal."""
+    from agents.registry import make_agent
+
+    for rule_set in rule_sets:
+        for spec in dict.fromkeys(specs):
+            try:
+                make_agent(spec, rule_set)
+            except ValueError as error:
+                raise SystemExit(f"zolik strength {command}: {error}") from None
+
+
 def cmd_pairs(args: argparse.Namespace) -> int:
     from eval.strength import table_lines
+    from zolik_env.rummy import rules
 
-    pairs = [tuple(pair.split(":")) for pair in args.pairs.split(",")]
-    if any(len(pair) != 2 for pair in pairs):
-        raise SystemExit(f"--pairs takes A:B pairs, got {args.pairs!r}")
-    players = [int(p) for p in args.players.split(",")]
-    for line in table_lines(args.deals, args.presets.split(","), players, pairs):
+    if args.pair:
+        pairs = [tuple(pair) for pair in args.pair]
+    else:
+        pairs = [tuple(pair.split(":")) for pair in args.pairs.split(",")]
+        if any(len(pair) != 2 for pair in pairs):
+            raise SystemExit(f"zolik strength pairs: --pairs takes A:B pairs of plain names "
+                             f"(use --pair A B for specs with ':'), got {args.pairs!r}")
+    _positive(args.deals, "--deals", "pairs")
+    players, presets = _players(args.players), args.presets.split(",")
+    try:
+        rule_sets = [rules.preset(p, num_players=n) for p in presets for n in players]
+    except ValueError as error:
+        raise SystemExit(f"zolik strength pairs: {error}") from None
+    _check_specs([spec for pair in pairs for spec in pair], rule_sets, "pairs")
+    for line in table_lines(args.deals, presets, players, pairs, progress=True):
         print(line, flush=True)
     return 0
 
@@ -54,16 +95,26 @@ def cmd_pairs(args: argparse.Namespace) -> int:
 def cmd_ppo(args: argparse.Namespace) -> int:
     from train.strength import benchmark, train_run
 
-    if args.train_minutes:
+    _positive(args.deals, "--deals", "ppo")
+    if args.train_minutes is not None:
+        _positive(args.train_minutes, "--train-minutes", "ppo")
         from cli.configs import resolve_config
+        from train.config import load_config
 
         try:
             config = resolve_config(args.config, "ppo")
+            rule_set = load_config(config).rules()
         except ValueError as error:
             raise SystemExit(f"zolik strength ppo: {error}") from None
+        _check_specs(args.opponents, [rule_set], "ppo")
         run_dir = train_run(config, args.train_minutes)
     elif args.run:
         run_dir = pathlib.Path(args.run)
+        if not (run_dir / "config.yaml").is_file():
+            raise SystemExit(f"zolik strength ppo: {run_dir} is not a run dir (no config.yaml)")
+        from train.ppo import read_config
+
+        _check_specs(args.opponents, [read_config(run_dir).rules()], "ppo")
     else:
         raise SystemExit("zolik strength ppo: give --run RUN_DIR or --train-minutes N")
     benchmark(run_dir, args.deals, args.opponents, args.play)

@@ -20,7 +20,8 @@ from typing import Any
 
 from cli.configs import resolve_config
 from train.config import PPOConfig, load_config, parse_overrides
-from train.ppo import checkpoints, read_config, run
+from train.ppo import read_config, run
+from train.runlog import checkpoints
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -40,14 +41,14 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def resume_dir(path: str, restart: bool) -> pathlib.Path:
+def resume_dir(path: str, restart: bool, command: str = "train") -> pathlib.Path:
     """The run dir to resume, after checking it has a config and a checkpoint (or
-    ``restart``); otherwise one line naming what is missing."""
+    ``restart``); otherwise one line naming what is missing (``zolik COMMAND: ...``)."""
     run_dir = pathlib.Path(path)
     if not (run_dir / "config.yaml").is_file():
-        raise SystemExit(f"zolik train: {path} is not a run dir (no config.yaml)")
+        raise SystemExit(f"zolik {command}: {path} is not a run dir (no config.yaml)")
     if not checkpoints(run_dir / "checkpoints") and not restart:
-        raise SystemExit(f"zolik train: {path} has no checkpoint to resume from; "
+        raise SystemExit(f"zolik {command}: {path} has no checkpoint to resume from; "
                          f"--restart trains it from step 0 with its config.yaml")
     return run_dir
 

@@ -242,12 +242,13 @@ def _write_replays(out: Path, rules: RuleSet, names: Sequence[str], rotations: n
 
 
 def play_dice(rules: DiceRules, agent: Any, num_games: int, seed: int = 0,
-              batch: int = 4096) -> GameStats:
+              batch: int = 4096, progress: Callable[[int], None] | None = None) -> GameStats:
     """Play ``num_games`` Pět kostek games with one agent at every seat, ``batch`` at a time.
 
     Game ``i`` uses game seed ``seed * 10**9 + i``, so two agents run with the same seed
     meet the same dice; the agent acts through ``act_batch`` with one generator seeded
     by ``seed`` for the whole run, on every game of a batch until the batch is over.
+    ``progress`` is called with the games played so far after every batch.
     """
     gens = [[np.random.default_rng(seed)]]
     finals = []
@@ -256,4 +257,6 @@ def play_dice(rules: DiceRules, agent: Any, num_games: int, seed: int = 0,
         seat_agent = np.zeros((ids.size, rules.num_players), np.int64)
         finals.append(play_to_end(dice_game, rules, [agent], seat_agent, seed * 10**9 + ids, gens,
                                   keep_finished=True))
+        if progress is not None:
+            progress(int(ids[-1]) + 1)
     return game_stats(rules, finals)

@@ -15,8 +15,9 @@ import time
 from collections.abc import Iterator, Sequence
 
 import numpy as np
+from tqdm import tqdm
 
-from agents.registry import make_agent
+from agents.registry import display_name, make_agent
 from eval.harness import play_match
 from zolik_env.rummy import rules
 
@@ -50,16 +51,20 @@ def interval(diffs: np.ndarray) -> tuple[float, float, float]:
 
 
 def table_lines(deals: int, presets: Sequence[str], players: Sequence[int],
-                pairs: Sequence[tuple[str, str]]) -> Iterator[str]:
-    """A Markdown table, one row per pair, preset and player count (yielded as played)."""
+                pairs: Sequence[tuple[str, str]], progress: bool = False) -> Iterator[str]:
+    """A Markdown table, one row per pair, preset and player count (yielded as played);
+    agents are shown by ``display_name``. ``progress``: a bar over the cells on stderr,
+    naming the cell in play (a cell's deals are played as one batch)."""
     seeds = list(range(FIRST_SEED, FIRST_SEED + deals))
     yield "| pair | preset | players | deals | mean A-B per deal | 95% CI | seconds |"
     yield "|---|---|---|---|---|---|---|"
-    for spec_a, spec_b in pairs:
-        for preset in presets:
-            for n in players:
-                start = time.perf_counter()
-                mean, low, high = interval(duplicate_differences(preset, n, spec_a, spec_b,
-                                                                 seeds))
-                yield (f"| {spec_a} - {spec_b} | {preset} | {n} | {deals} | {mean:+.1f} | "
-                       f"[{low:+.1f}, {high:+.1f}] | {time.perf_counter() - start:.0f} |")
+    cells = [(a, b, preset, n) for a, b in pairs for preset in presets for n in players]
+    with tqdm(total=len(cells), unit="cell", disable=not progress, leave=False) as bar:
+        for spec_a, spec_b, preset, n in cells:
+            pair = f"{display_name(spec_a)} - {display_name(spec_b)}"
+            bar.set_description(f"{pair}, {preset} {n}p, {deals} deals x 2")
+            start = time.perf_counter()
+            mean, low, high = interval(duplicate_differences(preset, n, spec_a, spec_b, seeds))
+            bar.update()
+            yield (f"| {pair} | {preset} | {n} | {deals} | {mean:+.1f} | "
+                   f"[{low:+.1f}, {high:+.1f}] | {time.perf_counter() - start:.0f} |")

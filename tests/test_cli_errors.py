@@ -29,6 +29,44 @@ def test_zolik__an_escaping_error_is_one_line_and_exit_2(monkeypatch, capsys, er
     assert "Traceback" not in err
 
 
+@pytest.mark.parametrize(("raised", "shown"), [
+    ("zolik fake: --deals must be positive, got 0", "zolik fake: --deals must be positive"),
+    ("--resume keeps the run's config", "zolik fake: --resume keeps the run's config"),
+])
+def test_zolik__a_refused_argument_is_one_line_and_exit_2(monkeypatch, capsys, raised, shown):
+    _fake_command(monkeypatch, SystemExit(raised))
+    assert cli.main(["fake"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(shown) and len(err.strip().splitlines()) == 1
+
+
+def test_zolik__an_exit_status_passes_through(monkeypatch):
+    _fake_command(monkeypatch, SystemExit(3))
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["fake"])
+    assert stop.value.code == 3
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["strength", "pairs", "--deals", "0"], "--deals must be positive, got 0"),
+    (["strength", "pairs", "--players", "two"], "--players takes comma-separated player "
+                                                "counts, got 'two'"),
+    (["strength", "pairs", "--presets", "xx"], "'xx'"),
+    (["strength", "pairs", "--pair", "greedy", "nosuchagent"], "nosuchagent"),
+    (["strength", "pairs", "--pairs", "ppo:x.zip:greedy"], "use --pair A B"),
+    (["strength", "ppo", "--deals", "-4", "--run", "."], "--deals must be positive, got -4"),
+    (["strength", "ppo", "--train-minutes", "-1"], "--train-minutes must be positive"),
+    (["strength", "ppo", "--train-minutes", "1", "--opponents", "nosuchagent"],
+     "nosuchagent"),
+    (["strength", "ppo", "--run", "."], "is not a run dir"),
+])
+def test_strength__bad_arguments_fail_before_any_deal(capsys, argv, message):
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("zolik strength") and message in err
+    assert len(err.strip().splitlines()) == 1
+
+
 def test_zolik__debug_shows_the_traceback(monkeypatch):
     _fake_command(monkeypatch, ValueError("boom"))
     monkeypatch.setenv("ZOLIK_DEBUG", "1")

@@ -32,6 +32,16 @@ def _next(step: int, every: int) -> int:
     return (step // every + 1) * every
 
 
+def budget_share(step: int, first_step: int, total_steps: int, elapsed_s: float,
+                 budget_s: float) -> float:
+    """How much of this session is done, 0..1: the larger of the steps share (from the
+    session's ``first_step`` to ``total_steps``) and the time share (``elapsed_s`` of
+    ``budget_s``), since whichever reaches 1 first stops the run."""
+    steps = (step - first_step) / (total_steps - first_step) if total_steps > first_step else 1.0
+    time_share = elapsed_s / budget_s if budget_s > 0 else 0.0
+    return min(1.0, max(steps, time_share, 0.0))
+
+
 class TrainCallback(BaseCallback):
     def __init__(self, cfg: PPOConfig, run_dir: pathlib.Path, env: PoolVecEnv,
                  pool: OpponentPool, save: Callable[..., pathlib.Path], start: float,
@@ -54,13 +64,13 @@ class TrainCallback(BaseCallback):
         self.next_eval = _next(step, cfg.eval_every) if cfg.eval_every else None
         if not self.pool.snapshots:
             self._snapshot()
-        # a time budget usually stops the run long before total_steps: then the bar counts
-        # minutes of the budget and shows the step count beside them
-        total, unit = (self.budget / 60, "min") if self.budget else (cfg.total_steps, "step")
+        # with a time budget the bar counts the share of whichever budget (minutes or
+        # total_steps) will stop the run first, and shows the step count beside it
+        total, unit = (100, "%") if self.budget else (cfg.total_steps, "step")
         self.bar = tqdm(total=total, initial=0 if self.budget else step, unit=unit,
                         file=sys.stderr, mininterval=5, disable=not cfg.progress,
                         dynamic_ncols=True, bar_format=None if not self.budget else
-                        "{l_bar}{bar}| {n:.1f}/{total:.1f} min [{elapsed}<{remaining}{postfix}]")
+                        "{l_bar}{bar}| {n:.0f}% [{elapsed}<{remaining}{postfix}]")
         self.mark = time.perf_counter()
 
     def _snapshot(self) -> None:
@@ -80,9 +90,10 @@ class TrainCallback(BaseCallback):
                                                         float(info["opened"])))
         step = self.num_timesteps
         if self.bar is not None and self.budget:
-            minutes = min((time.time() - self.start) / 60, self.bar.total)
+            share = budget_share(step, self.first_step, self.cfg.total_steps,
+                                 time.time() - self.start, self.budget)
             self.bar.set_postfix(steps=step, refresh=False)
-            self.bar.update(minutes - self.bar.n)
+            self.bar.update(100 * share - self.bar.n)
         elif self.bar is not None:
             self.bar.update(self.model.n_envs)
         if step >= self.next_ckpt:

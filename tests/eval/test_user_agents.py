@@ -93,3 +93,26 @@ def test_docs_eval__cli_example_finds_the_script_in_the_current_directory(tmp_pa
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "mine" in proc.stdout
+
+
+def test_register__a_kind_registered_under_the_main_guard_reaches_two_workers(tmp_path):
+    """Worker processes re-import the script as a module, so the guarded ``register``
+    never runs there: the registry must travel with the evaluation."""
+    script = tmp_path / "guarded.py"
+    script.write_text(
+        "from agents.greedy import GreedyPolicy\n"
+        "from agents.registry import register\n"
+        "from eval.tournament import evaluate\n\n\n"
+        "def make(rules, argument=''):\n"
+        "    policy = GreedyPolicy(rules)\n"
+        "    policy.name = 'guarded'\n"
+        "    return policy\n\n\n"
+        "if __name__ == '__main__':\n"
+        "    register('guarded', 'guarded:make')\n"
+        "    result = evaluate(['guarded', 'random'], 'cz', deals=4, workers=2,\n"
+        "                      chunk_deals=2)\n"
+        "    print(sorted(result.names))\n", encoding="utf-8")
+    proc = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "'guarded'" in proc.stdout

@@ -21,6 +21,7 @@ from __future__ import annotations
 import functools
 import os
 import pathlib
+from collections.abc import Callable
 
 import numpy as np
 
@@ -143,37 +144,58 @@ def turn_value(roll_values: np.ndarray) -> np.ndarray:
     return value
 
 
-def solve(joker: str = "none", bonus: bool = True, fixed_order: bool = False) -> np.ndarray:
-    """Compute ``E`` ``(2, 8192, 64) float64`` (NaN on unreachable states); no caching."""
+Progress = Callable[[int, int], None]  # (states solved so far, states to solve)
+
+
+def solve(joker: str = "none", bonus: bool = True, fixed_order: bool = False,
+          progress: Progress | None = None) -> np.ndarray:
+    """Compute ``E`` ``(2, 8192, 64) float64`` (NaN on unreachable states); no caching.
+    ``progress`` is called after every chunk of states."""
     _check(joker)
     table = np.full(2 * NUM_MASKS * NUM_UPPER_STATES, np.nan)
     states = reachable_states(bonus, fixed_order)
     filled = np.array([bin(m).count("1") for m in range(NUM_MASKS)])[states[:, 0]]
     index = (states[:, 2] * NUM_MASKS + states[:, 0]) * NUM_UPPER_STATES + states[:, 1]
     table[index[filled == NUM_BOXES]] = 0.0
+    done, total = 0, int((filled < NUM_BOXES).sum())
     for n in range(NUM_BOXES - 1, -1, -1):
         layer = np.flatnonzero(filled == n)
         for start in range(0, layer.size, _CHUNK):
             rows = layer[start : start + _CHUNK]
             values = box_values(table, states[rows], joker, bonus, fixed_order).max(axis=0)
             table[index[rows]] = turn_value(values)
+            done += rows.size
+            if progress is not None:
+                progress(done, total)
     return table.reshape(2, NUM_MASKS, NUM_UPPER_STATES)
+
+
+def table_path(joker: str = "none", bonus: bool = True,
+               fixed_order: bool = False) -> pathlib.Path:
+    """Where the disk cache keeps one variant's table."""
+    _check(joker)
+    name = f"dice_classic_{joker}_bonus{int(bonus)}_fixed{int(fixed_order)}_v{_CACHE_VERSION}.npy"
+    return cache_dir() / name
+
+
+def ensure_table(joker: str = "none", bonus: bool = True, fixed_order: bool = False,
+                 progress: Progress | None = None) -> pathlib.Path:
+    """Solve one variant into the disk cache unless it is there (atomically); its path.
+    ``progress``: see ``solve`` (not called when the table is cached)."""
+    path = table_path(joker, bonus, fixed_order)
+    if not path.exists():
+        table = solve(joker, bonus, fixed_order, progress)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp.npy")
+        np.save(tmp, table)
+        tmp.replace(path)
+    return path
 
 
 @functools.lru_cache(maxsize=16)
 def value_table(joker: str = "none", bonus: bool = True, fixed_order: bool = False) -> np.ndarray:
     """``E`` for one variant, from memory, the disk cache, or a fresh ``solve``."""
-    _check(joker)
-    name = f"dice_classic_{joker}_bonus{int(bonus)}_fixed{int(fixed_order)}_v{_CACHE_VERSION}.npy"
-    path = cache_dir() / name
-    if path.exists():
-        table: np.ndarray = np.load(path)
-    else:
-        table = solve(joker, bonus, fixed_order)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp.npy")
-        np.save(tmp, table)
-        tmp.replace(path)
+    table: np.ndarray = np.load(ensure_table(joker, bonus, fixed_order))
     table.flags.writeable = False
     return table
 
