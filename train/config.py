@@ -168,7 +168,10 @@ def make_config(raw: dict[str, Any], source: str = "config") -> PPOConfig:
     if "pool" in raw:
         raw["pool"] = {str(k): float(v) for k, v in (raw["pool"] or {}).items()}
     cfg = build(PPOConfig, raw, source)
-    _check(cfg)
+    try:
+        _check(cfg)
+    except ValueError as error:  # name the file, as the loader's type errors do
+        raise ValueError(f"{error} (in {source})") from None
     return cfg
 
 

@@ -81,6 +81,15 @@ class DicePPOConfig:
 def load_config(path: str | pathlib.Path, **overrides: Any) -> DicePPOConfig:
     """Read YAML into ``DicePPOConfig``; unknown keys raise ``ValueError``."""
     cfg = build(DicePPOConfig, read_values(path, overrides, skip_none=True), str(path))
+    try:
+        _check(cfg)
+    except ValueError as error:  # name the file, as the loader's type errors do
+        raise ValueError(f"{error} (in {path})") from None
+    return cfg
+
+
+def _check(cfg: DicePPOConfig) -> None:
+    """Values in range (the loader checked the types); ``ValueError`` naming the first bad one."""
     cfg.rules()  # validates the rules options
     if cfg.lr_schedule not in ("constant", "linear", "time_linear"):
         raise ValueError(f"lr_schedule must be constant, linear or time_linear: {cfg.lr_schedule}")
@@ -89,12 +98,19 @@ def load_config(path: str | pathlib.Path, **overrides: Any) -> DicePPOConfig:
                  "checkpoint_every", "torch_threads"):
         if getattr(cfg, name) <= 0:
             raise ValueError(f"{name} must be positive, got {getattr(cfg, name)}")
-    if cfg.time_budget_minutes < 0 or not 0 < cfg.gamma <= 1 or not 0 < cfg.gae_lambda <= 1:
-        raise ValueError("time_budget_minutes must be >= 0 and gamma, gae_lambda in (0, 1]")
+    for name in ("time_budget_minutes", "ent_coef", "vf_coef"):
+        if getattr(cfg, name) < 0:
+            raise ValueError(f"{name} must be >= 0, got {getattr(cfg, name)}")
+    for name in ("gamma", "gae_lambda"):
+        if not 0 < getattr(cfg, name) <= 1:
+            raise ValueError(f"{name} must be in (0, 1], got {getattr(cfg, name)}")
+    if not cfg.net_arch or any(width <= 0 for width in cfg.net_arch):
+        raise ValueError(f"net_arch layers must be positive, got {list(cfg.net_arch)}")
+    if not str(cfg.run_root).strip():
+        raise ValueError("run_root must name a folder, got ''")
     if cfg.batch_size > cfg.num_envs * cfg.n_steps:
         raise ValueError(f"batch_size={cfg.batch_size} is larger than a rollout (num_envs x "
                          f"n_steps = {cfg.num_envs * cfg.n_steps})")
-    return cfg
 
 
 def _callback(cfg: DicePPOConfig, run_dir: pathlib.Path, start: float,

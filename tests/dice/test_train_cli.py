@@ -92,3 +92,20 @@ def test_layering__core_imports_no_env_or_training_libraries():
         "assert not bad, bad"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+@pytest.mark.parametrize(("line", "message"), [
+    ("net_arch: [0]", r"net_arch layers must be positive, got \[0\]"),
+    ("net_arch: []", r"net_arch layers must be positive, got \[\]"),
+    ("ent_coef: -3", "ent_coef must be >= 0, got -3"),
+    ("vf_coef: -1", "vf_coef must be >= 0, got -1"),
+    ("gamma: 5", r"gamma must be in \(0, 1\], got 5"),
+    ("gae_lambda: 0", r"gae_lambda must be in \(0, 1\], got 0"),
+    ("time_budget_minutes: -1", "time_budget_minutes must be >= 0, got -1"),
+    ("run_root: ''", "run_root must name a folder, got ''"),
+])
+def test_load_config__values_out_of_range_name_the_file_and_the_value(tmp_path, line, message):
+    path = tmp_path / "bad.yaml"
+    path.write_text(f"joker: forced\n{line}\n")
+    with pytest.raises(ValueError, match=f"^{message} \\(in {path}\\)$"):
+        dice_ppo.load_config(path)

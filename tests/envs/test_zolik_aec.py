@@ -170,3 +170,13 @@ def test_zolik_v0__raw_env_names_bad_moves():
 def test_zolik_v0__bad_arguments_raise_naming_them(kwargs, message):
     with pytest.raises(ValueError, match=message):
         zolik_v0.env(**kwargs)
+
+
+def test_zolik_v0__a_numpy_player_count_is_a_player_count():
+    import numpy as np
+
+    env = zolik_v0.env(num_players=np.int64(3))
+    env.reset(seed=0)
+    assert len(env.agents) == 3
+    with pytest.raises(ValueError, match="num_players=5 not supported"):
+        zolik_v0.env(num_players=np.int64(5))
