@@ -50,7 +50,7 @@ def make_rules(rules: str | options.RuleSet, num_players: int | None,
     if not isinstance(rules, str):
         raise ValueError(f"rules must be a preset name {options.PRESETS} or a RuleSet, "
                          f"got {rules!r}")
-    players = 2 if num_players is None else num_players
+    players: object = 2 if num_players is None else num_players
     if isinstance(players, np.integer):  # a count read from an array is an int too
         players = int(players)
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
