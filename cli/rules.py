@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Sequence
 
 from zolik_env.rummy import rules
@@ -61,6 +62,6 @@ def main(argv: list[str]) -> int:
             verdict = "valid" if opening.valid else f"invalid: {opening.reason}"
             print(f"as an opening ({opening.points} points): {verdict}")
     except ValueError as error:
-        print(f"error: {error}")
+        print(f"zolik rules: {error}", file=sys.stderr)
         return 2
     return 0

@@ -162,11 +162,21 @@ def _check_ranges(cfg: PPOConfig) -> None:
                          f"(num_envs x n_steps = {rollout})")
 
 
+def _weight(kind: Any, value: Any, source: str) -> float:
+    """A pool weight as a float; a ``ValueError`` naming a weight that is no number."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError(f"pool weight {kind}={value!r} is not a number (in {source})")
+    return float(value)
+
+
 def make_config(raw: dict[str, Any], source: str = "config") -> PPOConfig:
     """``PPOConfig`` from a plain dict; unknown keys or bad values raise ``ValueError``."""
     raw = dict(raw)
     if "pool" in raw:
-        raw["pool"] = {str(k): float(v) for k, v in (raw["pool"] or {}).items()}
+        if not isinstance(raw["pool"], dict | None):
+            raise ValueError(f"pool={raw['pool']!r} is not a mapping of kind: weight (in "
+                             f"{source})")
+        raw["pool"] = {str(k): _weight(k, v, source) for k, v in (raw["pool"] or {}).items()}
     cfg = build(PPOConfig, raw, source)
     try:
         _check(cfg)

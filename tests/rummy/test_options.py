@@ -188,5 +188,7 @@ def test_rules_cli__option_override_changes_the_verdict(capsys):
 )
 def test_rules_cli__errors_quote_the_bad_input(capsys, argv, quoted):
     assert cli.main(["rules", *argv]) == 2
-    out = capsys.readouterr().out
-    assert out.startswith("error:") and quoted in out
+    captured = capsys.readouterr()
+    assert not captured.out  # the error goes to stderr, one line
+    assert captured.err.startswith("zolik rules: ") and quoted in captured.err
+    assert len(captured.err.splitlines()) == 1

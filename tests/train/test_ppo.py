@@ -4,6 +4,7 @@ and resume after a simulated kill."""
 import csv
 import io
 import pathlib
+import re
 import zipfile
 
 import numpy as np
@@ -224,7 +225,7 @@ def test_hand_features__the_checkpoint_adds_them_to_plain_observations(features_
                                 deterministic=True)
     agent = make_agent(f"ppo:{result.final}:argmax", rules)  # given plain observations
     assert (agent.act_batch(obs, mask, np.random.default_rng(0)) == expected).all()
-    with pytest.raises(ValueError, match=f"takes '{name}' features: pass its rules"):
+    with pytest.raises(ValueError, match=re.escape(f"takes '{name}' features: pass its rules")):
         PPOPolicy(model.policy, "no rules")
     bot = pretrained.unpack(pretrained.pack(model.policy, rules), rules, "tiny")
     assert features_of(bot) == name and bot.use_plan_prior

@@ -31,7 +31,9 @@ def action_ids(batch: Any, num_envs: int, num_actions: int) -> np.ndarray:
     of the wrong length or out of range is a ``ValueError`` naming the first bad env."""
     value = np.asarray(batch)
     if not np.issubdtype(value.dtype, np.integer) or value.dtype == np.bool_:
-        raise ValueError(f"expected integer action ids, got dtype {value.dtype}")
+        first = value.reshape(-1)[:1].tolist()
+        raise ValueError(f"expected integer action ids, got dtype {value.dtype} "
+                         f"(first: {first[0] if first else 'none'!r})")
     if value.size != num_envs:
         raise ValueError(f"expected {num_envs} actions (one per env), got {value.size}")
     ids = value.reshape(num_envs).astype(np.int64)

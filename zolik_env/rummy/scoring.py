@@ -54,6 +54,9 @@ def _check_seats(rules: RuleSet, hands: Sequence[Cards], opened: Sequence[bool],
                          f"{len(hands)} and {len(opened)}")
     if laid is not None and len(laid) != n:
         raise ValueError(f"expected {n} laid entries, got {len(laid)}")
+    if winner is not None and (isinstance(winner, bool)
+                               or not isinstance(winner, int | np.integer)):
+        raise ValueError(f"winner={winner!r} is not a seat number (an int, or None)")
     if winner is not None and not 0 <= winner < n:
         raise ValueError(f"winner={winner!r} is not a seat in 0..{n - 1}")
     if winner is not None and parse_cards(hands[winner]):
