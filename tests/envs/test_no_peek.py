@@ -1,5 +1,6 @@
 """No hidden information reaches a seat: counterfactual states that differ only in what
-a seat cannot see give it the same observation, legal moves, text view and table image.
+a seat cannot see give it the same observation, legal moves, text view and table image,
+and the Gymnasium env's learner the same observation and info entries.
 
 A counterfactual trades one card a seat cannot see, held by another seat since before
 the current turn, with a stock card of another kind, in that hand and, for the seat to
@@ -158,3 +159,57 @@ def test_no_peek__a_mask_that_reads_the_stock_is_caught():
     leak, _ = first_leak(rules, sampled_states(rules), np.random.default_rng(1),
                          mask_fn=leaky_mask)
     assert leak is not None and leak[2] == "mask"
+
+
+def _gym_views(env):
+    """What the Gymnasium env hands its learner now: the observation and every info entry
+    (the mask recomputed from the state, as ``step`` does)."""
+    env._mask = game.legal_action_mask(env.rules, env.state)[0].astype(np.int8)
+    return {"observation": env._obs(),
+            **{f"info[{key!r}]": np.asarray(value) for key, value in env._info().items()}}
+
+
+def _gym_leak(env, steps, rng):
+    """The first view a counterfactual of the learner's hidden cards changes, or None; and
+    how many counterfactuals were compared."""
+    compared = 0
+    for _ in range(steps):
+        other = hidden_swap(env.state, env.seat, rng)
+        if other is not None:
+            real = env.state
+            before = _gym_views(env)
+            env.state = other
+            after = _gym_views(env)
+            env.state = real
+            env._mask = game.legal_action_mask(env.rules, real)[0].astype(np.int8)
+            compared += 1
+            for key in before:
+                if not np.array_equal(before[key], after[key]):
+                    return key, compared
+        legal = np.flatnonzero(env.action_masks())
+        _, _, terminated, truncated, _ = env.step(int(rng.choice(legal)))
+        if terminated or truncated:
+            env.reset(seed=int(rng.integers(1000)))
+    return None, compared
+
+
+@pytest.mark.parametrize("preset", options.PRESETS)
+def test_no_peek__the_gym_env_observation_and_info_hide_other_hands(preset):
+    from zolik_env.envs.zolik_gym import ZolikEnv
+
+    env = ZolikEnv(rules=preset, num_players=3, opponents="greedy")
+    env.reset(seed=3)
+    leak, compared = _gym_leak(env, 60, np.random.default_rng(5))
+    assert leak is None and compared >= 40
+
+
+def test_no_peek__a_leak_planted_in_the_gym_info_is_caught(monkeypatch):
+    from zolik_env.envs.zolik_gym import ZolikEnv
+
+    honest = ZolikEnv._info
+    monkeypatch.setattr(ZolikEnv, "_info", lambda self: {**honest(self),
+                                                          "hands": self.state.hands[0]})
+    env = ZolikEnv(rules="cz", num_players=2)
+    env.reset(seed=3)
+    leak, _ = _gym_leak(env, 60, np.random.default_rng(5))
+    assert leak == "info['hands']"
