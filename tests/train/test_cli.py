@@ -50,6 +50,13 @@ def test_cli__kill_9_then_resume(tmp_path):
     assert cli.main(["--resume", str(run_dir), "--minutes", "0.05"]) == 0
     assert (run_dir / "config.yaml").read_text() == config_text
     assert ppo.step_of(ppo.checkpoints(run_dir / "checkpoints")[-1]) > ppo.step_of(last)
+    # the logs of both sessions together hold each step once, in order
+    sessions = sorted(run_dir.glob("progress*.csv"),  # progress.csv, progress.1.csv, ...
+                      key=lambda log: int(log.suffixes[0][1:]) if len(log.suffixes) > 1 else 0)
+    assert len(sessions) == 2
+    steps = [int(row["time/total_timesteps"])
+             for log in sessions for row in csv.DictReader(log.open())]
+    assert steps and steps == sorted(set(steps)), steps
 
 
 def test_main_job__trains_evaluates_and_prints_the_table(tmp_path, capsys):
