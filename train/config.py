@@ -22,6 +22,17 @@ from zolik_env.rummy.options import RuleSet
 TEACHERS = ("planner", "greedy")  # agents a warm start may imitate (train.imitation)
 SELF_KINDS = ("latest", "past")  # pool entries that are snapshots of the learner
 BASELINES = ("random", "greedy", "planner")
+SPEC_FORMS = ("pretrained:NAME", "ppo:PATH", "pkg.mod:factory")
+
+
+def is_agent_spec(name: str) -> bool:
+    """Whether ``name`` has the form of an agent an opponent pool can hold: a baseline or
+    one of ``SPEC_FORMS`` (``agents.registry.make_agent`` builds it when the run starts,
+    and names what is wrong with it then)."""
+    if name in BASELINES:
+        return True
+    kind, _, argument = name.partition(":")
+    return bool(argument) and (kind in ("pretrained", "ppo") or "." in kind)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -72,7 +83,8 @@ class PPOConfig:
     pool: dict[str, float] = dataclasses.field(
         default_factory=lambda: {"latest": 0.3, "past": 0.2, "planner": 0.3, "greedy": 0.2})
     """Opponent mix, drawn per seat and deal: ``latest`` (newest snapshot of the learner),
-    ``past`` (an older snapshot, uniformly) and baselines random, greedy, planner."""
+    ``past`` (an older snapshot, uniformly), baselines random, greedy, planner, and any
+    agent spec (``pretrained:cz_2p``, ``ppo:PATH``, ``pkg.mod:factory``)."""
     pool_focus: float = 1.0
     """Prioritised self-play: each kind's weight is multiplied by ``(1 - win share)``
     to this power, the learner's recent win share against that kind (0 = fixed weights)."""
@@ -85,7 +97,8 @@ class PPOConfig:
     eval_every: int = 300_000
     """Evaluate against ``eval_opponents`` every this many steps (and at the end); 0 = never."""
     eval_opponents: tuple[str, ...] = ("greedy", "planner")
-    """Baselines for the periodic duplicate-deal evaluation (held-out deal seeds)."""
+    """Opponents of the periodic duplicate-deal evaluation (held-out deal seeds): baselines
+    or agent specs, as in ``pool``."""
     eval_deals: int = 32
     """Duplicate deals per evaluation and opponent."""
     teacher: str = "planner"
@@ -121,14 +134,16 @@ def _check(cfg: PPOConfig) -> None:
                          f"{cfg.obs_features!r}); set plan_prior: false")
     if cfg.reward not in REWARD_MODES:
         raise ValueError(f"reward={cfg.reward!r}: choose from {REWARD_MODES}")
-    bad = sorted(set(cfg.pool) - set(SELF_KINDS) - set(BASELINES))
+    bad = sorted(k for k in cfg.pool if k not in SELF_KINDS and not is_agent_spec(k))
     if bad:
-        raise ValueError(f"unknown pool entries {bad}: choose from {SELF_KINDS + BASELINES}")
+        raise ValueError(f"unknown pool entries {bad}: choose from {SELF_KINDS + BASELINES} "
+                         f"or an agent spec ({', '.join(SPEC_FORMS)})")
     if any(float(w) < 0 for w in cfg.pool.values()) or sum(cfg.pool.values()) <= 0:
         raise ValueError(f"pool weights must be >= 0 with a positive sum: {cfg.pool}")
-    unknown = sorted(set(cfg.eval_opponents) - set(BASELINES))
+    unknown = sorted(k for k in cfg.eval_opponents if not is_agent_spec(k))
     if unknown:
-        raise ValueError(f"unknown eval_opponents {unknown}: choose from {BASELINES}")
+        raise ValueError(f"unknown eval_opponents {unknown}: choose from {BASELINES} or an "
+                         f"agent spec ({', '.join(SPEC_FORMS)})")
     if cfg.teacher and cfg.teacher not in TEACHERS:
         raise ValueError(f"unknown teacher {cfg.teacher!r}: choose from {', '.join(TEACHERS)} "
                          f"(or \"\" for no warm start)")

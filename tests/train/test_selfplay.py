@@ -75,3 +75,24 @@ def test_pool_focus__draws_the_kind_the_learner_beats_least_more_often():
     assert pool.mix() == pytest.approx({"greedy": 1 / 3, "planner": 1 / 3, "latest": 1 / 3})
     ids = pool.sample(3000)
     assert {pool.names[i] for i in ids} == {"greedy", "planner", "random"}
+
+
+def test_pool__holds_any_agent_spec_and_plays_it():
+    from train.config import make_config
+
+    rules = make_rules("cz", 2, None)
+    pool = OpponentPool(rules, {"latest": 1.0, "pretrained:cz_2p": 1.0}, 4, seed=0)
+    assert "pretrained:cz_2p" in pool.names
+    env = PoolVecEnv(4, rules, pool, seed=2)
+    env.reset()
+    for _ in range(20):  # the bot plays its seats (a bad move would raise)
+        legal = env.action_masks()
+        env.step(np.array([np.flatnonzero(row)[0] for row in legal]))
+    assert {pool.names[i] for i in env.hook.opp.ravel()} <= {"random", "pretrained:cz_2p"}
+    cfg = make_config({"pool": {"latest": 1, "pretrained:cz_2p": 1, "mypkg.bots:make": 1},
+                       "eval_opponents": ["planner", "pretrained:cz_2p"]})
+    assert set(cfg.pool) == {"latest", "pretrained:cz_2p", "mypkg.bots:make"}
+    with pytest.raises(ValueError, match="unknown pool entries \\['grredy'\\]"):
+        make_config({"pool": {"latest": 1, "grredy": 1}})
+    with pytest.raises(ValueError, match="no pretrained bot 'nosuchbot'"):
+        OpponentPool(rules, {"pretrained:nosuchbot": 1.0}, 4, seed=0)
