@@ -1,5 +1,6 @@
 """Every ``zolik`` command shown in the README and ``docs/`` parses with today's options,
-and every Python example of ``docs/core.md`` and ``docs/dice.md`` runs as written (the
+and every Python example of ``docs/core.md``, ``docs/dice.md`` and
+``docs/imperfect-information.md`` runs as written (the
 other pages' examples run in ``tests/test_readme.py`` and ``tests/envs/test_docs.py``).
 
 Every command is parsed: ``ArgumentParser.parse_args`` is stopped right after it accepts
@@ -77,7 +78,7 @@ def python_blocks(page: Path) -> list[str]:
     return re.findall(r"```python\n(.*?)```", page.read_text(encoding="utf-8"), re.S)
 
 
-@pytest.mark.parametrize("page", ["core.md", "dice.md"])
+@pytest.mark.parametrize("page", ["core.md", "dice.md", "imperfect-information.md"])
 def test_doc_python__runs_as_written(page, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     blocks = python_blocks(ROOT / "docs" / page)

@@ -1,0 +1,131 @@
+"""zolik_env.rummy.belief.sample_worlds: deals a seat cannot tell from the real one."""
+
+import numpy as np
+import pytest
+
+from tests.envs.test_no_peek import hidden_swap
+from zolik_env.rummy import belief, game, options
+from zolik_env.rummy.cards import NUM_KINDS
+from zolik_env.rummy.observe import observe
+
+CASES = [(preset, players) for preset in options.PRESETS for players in (2, 3, 4)]
+
+
+def decision_points(rules, deals=2, every=5, seed=0):
+    """(state, seat) pairs along random deals: the seat to act at any point of its turn,
+    and every other seat while the seat to act has not drawn yet."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for deal in range(deals):
+        state = game.init(rules, [seed * 100 + deal])
+        step = 0
+        while not state.done[0]:
+            if step % every == 0:
+                current = int(state.current[0])
+                seats = range(rules.num_players) if state.phase[0] == 0 else [current]
+                out += [(state, seat) for seat in seats]
+            state = game.step(rules, state, game.sample_legal(
+                game.legal_action_mask(rules, state), rng))[0]
+            step += 1
+    return out
+
+
+def card_totals(state):
+    """int (B, K): every card of each world, wherever it lies."""
+    rows = np.arange(state.batch_size)
+    stock = np.zeros((state.batch_size, NUM_KINDS), np.int64)
+    for b in rows:
+        np.add.at(stock[b], state.stock[b, :state.stock_len[b]].astype(np.int64), 1)
+    discard = np.zeros_like(stock)
+    for b in rows:
+        np.add.at(discard[b], state.discard[b, :state.discard_len[b]].astype(np.int64), 1)
+    return state.hands.astype(np.int64).sum(1) + stock + discard + state.table_counts
+
+
+@pytest.mark.parametrize(("preset", "players"), CASES)
+def test_worlds__look_the_same_to_the_seat_and_conserve_cards(preset, players):
+    rules = options.preset(preset, num_players=players, max_turns=60)
+    varied = 0
+    for state, seat in decision_points(rules):
+        worlds = belief.sample_worlds(rules, state, seat, 6, seed=seat)
+        seen = observe(rules, state, np.array([seat]))[0]
+        np.testing.assert_array_equal(observe(rules, worlds, np.full(6, seat)),
+                                      np.broadcast_to(seen, (6, seen.size)))
+        np.testing.assert_array_equal(card_totals(worlds),
+                                      np.broadcast_to(card_totals(state), (6, NUM_KINDS)))
+        others = [p for p in range(players) if p != seat]
+        varied += len({worlds.hands[b, others].tobytes() for b in range(6)}) > 1
+        # the worlds are deals the core steps like any batch; the seat to act keeps its moves
+        mask = game.legal_action_mask(rules, worlds)
+        if seat == state.current[0]:
+            np.testing.assert_array_equal(
+                mask, np.broadcast_to(game.legal_action_mask(rules, state), mask.shape))
+        game.step(rules, worlds, game.sample_legal(mask, np.random.default_rng(0)))
+    assert varied >= 10  # the hidden cards really move
+
+
+def test_worlds__a_seed_repeats_and_hidden_cards_do_not_matter():
+    rules = options.preset("jolly", num_players=3, max_turns=60)
+    rng = np.random.default_rng(4)
+    compared = 0
+    for state, seat in decision_points(rules, every=9):
+        other = hidden_swap(state, seat, rng)
+        if other is None:
+            continue
+        a = belief.sample_worlds(rules, state, seat, 4, seed=11)
+        b = belief.sample_worlds(rules, other, seat, 4, seed=11)
+        for name, value in a.to_dict().items():
+            np.testing.assert_array_equal(value, getattr(b, name), err_msg=name)
+        compared += 1
+    assert compared >= 20
+    c = belief.sample_worlds(rules, state, seat, 4, seed=12)
+    assert not np.array_equal(a.hands, c.hands) or not np.array_equal(a.stock, c.stock)
+
+
+def test_worlds__a_planted_leak_is_caught():
+    """A sampler that copies the true hands would pass the observation check but not the
+    counterfactual one: the comparison above can fail."""
+    rules = options.preset("cz", num_players=2, max_turns=60)
+    rng = np.random.default_rng(4)
+
+    def leaky(rules, state, seat, n, seed):
+        worlds = belief.sample_worlds(rules, state, seat, n, seed)
+        return worlds.replace(hands=np.broadcast_to(state.hands, worlds.hands.shape).copy())
+
+    caught = False
+    for state, seat in decision_points(rules, every=9):
+        other = hidden_swap(state, seat, rng)
+        if other is not None:
+            caught |= not np.array_equal(leaky(rules, state, seat, 2, 0).hands,
+                                         leaky(rules, other, seat, 2, 0).hands)
+    assert caught
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"n": 0}, "n=0"), ({"n": 2.5}, "n=2.5"), ({"seat": 2}, "seat=2"), ({"seat": -1}, "seat=-1"),
+])
+def test_worlds__bad_arguments_name_the_value(kwargs, message):
+    rules = options.preset("cz")
+    state = game.init(rules, [1])
+    args = {"seat": 0, "n": 2, **kwargs}
+    with pytest.raises(ValueError, match=message):
+        belief.sample_worlds(rules, state, args["seat"], args["n"], seed=0)
+
+
+def test_worlds__refuse_a_batch_a_finished_deal_and_another_seats_turn():
+    rules = options.preset("cz", max_turns=60)
+    with pytest.raises(ValueError, match="batch of one deal, got 2"):
+        belief.sample_worlds(rules, game.init(rules, [1, 2]), 0, 2, seed=0)
+    state = game.init(rules, [1])
+    rng = np.random.default_rng(0)
+    mid_turn = None
+    while not state.done[0]:
+        if state.phase[0] != 0 and mid_turn is None:
+            mid_turn = state
+        state = game.step(rules, state, game.sample_legal(
+            game.legal_action_mask(rules, state), rng))[0]
+    with pytest.raises(ValueError, match="the deal is over"):
+        belief.sample_worlds(rules, state, 0, 2, seed=0)
+    other = 1 - int(mid_turn.current[0])
+    with pytest.raises(ValueError, match=f"seat={other} is not to act"):
+        belief.sample_worlds(rules, mid_turn, other, 2, seed=0)

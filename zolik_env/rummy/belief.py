@@ -1,0 +1,89 @@
+"""Belief sampling: deals consistent with everything one seat has seen.
+
+``sample_worlds(rules, state, seat, n, seed)`` returns a batch of ``n`` deals that ``seat``
+cannot tell apart from ``state``: every public field and everything ``seat`` holds or
+saw is kept; what it cannot see is dealt again at random:
+
+- the other seats' hands, except the cards ``seat`` knows they hold (discards they took
+  and have not laid again, ``known_taken``); each hand keeps its size;
+- the stock's order (its size is public);
+- jolly's stock-shuffle key (``rng_key``), which decides later rebuilds.
+
+**Where it is exact.** The hidden cards (the other hands less their known cards, plus the
+stock) form one multiset; a world is a uniformly random permutation of it, cut into the
+hands' free places and the stock in order. Every assignment of the hidden cards that
+agrees with the seat's view is equally likely: the sampler is the uniform distribution
+over the consistent deals. It ignores what the other seats' *play* suggests about their
+hands (a seat that never takes a 7 probably holds none); a search that wants that
+inference weights the worlds itself.
+
+**Whose turn.** The seat to act sees its own turn-start snapshot (UNDO restores it), so
+``seat`` may be the seat to act at any point of its turn, or any seat while the seat to
+act has not yet drawn (its snapshot is then its hand). In the middle of another seat's
+turn the snapshot and the card it drew hold hidden cards this sampler does not resample:
+that is a ``ValueError``.
+
+The worlds are a pure function of what ``seat`` may know and ``seed``: two states that
+differ only in hidden cards give identical worlds. numpy only.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from zolik_env.rummy.cards import NUM_KINDS
+from zolik_env.rummy.options import RuleSet
+from zolik_env.rummy.state import PHASE_DRAW, State
+
+
+def sample_worlds(rules: RuleSet, state: State, seat: int, n: int, seed: int) -> State:
+    """``n`` deals (a batch) that ``seat`` cannot tell from the one deal in ``state``.
+
+    Raises:
+        ValueError: naming ``n`` below 1, a seat out of range, a batch of more than one
+            deal, a finished deal, or a seat that is not to act while another seat is
+            mid-turn.
+    """
+    _check(rules, state, seat, n)
+    rng = np.random.default_rng(seed)
+    hands = state.hands[0].astype(np.int64)  # (P, K)
+    known = state.known_taken[0].astype(np.int64)
+    others = [p for p in range(rules.num_players) if p != seat]
+    stock_len = int(state.stock_len[0])
+    stock = np.bincount(state.stock[0, :stock_len].astype(np.int64), minlength=NUM_KINDS)
+    free = {p: hands[p] - known[p] for p in others}
+    pool = np.repeat(np.arange(NUM_KINDS), sum(free.values()) + stock)  # sorted multiset
+    shuffled = pool[np.argsort(rng.random((n, pool.size)), axis=1)]  # (n, L) permutations
+    worlds = state.take(np.zeros(n, np.int64)).to_dict()
+    rows, start = np.arange(n)[:, None], 0
+    for p in others:
+        size = int(free[p].sum())
+        dealt = np.zeros((n, NUM_KINDS), np.int64)
+        np.add.at(dealt, (np.broadcast_to(rows, (n, size)), shuffled[:, start:start + size]), 1)
+        worlds["hands"][:, p] = (dealt + known[p]).astype(worlds["hands"].dtype)
+        start += size
+    worlds["stock"][:, :stock_len] = shuffled[:, start:].astype(worlds["stock"].dtype)
+    current = int(state.current[0])
+    if current != seat:  # not yet drawn: its turn-start snapshot is its hand
+        worlds["snap_hand"][:] = worlds["hands"][:, current]
+    worlds["rng_key"][:] = rng.integers(0, 2**63, n, dtype=np.int64).astype(np.uint64)
+    return State(**worlds)
+
+
+def _check(rules: RuleSet, state: State, seat: int, n: int) -> None:
+    if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 1:
+        raise ValueError(f"n={n!r}: sample at least one world")
+    if isinstance(seat, bool) or not isinstance(seat, int | np.integer) or not (
+            0 <= seat < rules.num_players):
+        raise ValueError(f"seat={seat!r} is not a seat in 0..{rules.num_players - 1}")
+    if state.batch_size != 1:
+        raise ValueError(f"sample_worlds takes a batch of one deal, got {state.batch_size}")
+    if bool(state.done[0]):
+        raise ValueError("the deal is over: nothing is hidden any more")
+    if int(state.current[0]) != seat and int(state.phase[0]) != PHASE_DRAW:
+        raise ValueError(f"seat={seat} is not to act and seat {int(state.current[0])} is "
+                         f"mid-turn: its snapshot and drawn card are hidden (see the module "
+                         f"docstring)")
+
+
+__all__ = ["sample_worlds"]
