@@ -129,3 +129,54 @@ def test_worlds__refuse_a_batch_a_finished_deal_and_another_seats_turn():
     other = 1 - int(mid_turn.current[0])
     with pytest.raises(ValueError, match=f"seat={other} is not to act"):
         belief.sample_worlds(rules, mid_turn, other, 2, seed=0)
+
+
+@pytest.mark.parametrize(("preset", "players"), [("cz", 2), ("sk", 3), ("jolly", 4)])
+def test_infoset_key__same_for_what_the_seat_cannot_tell_apart(preset, players):
+    rules = options.preset(preset, num_players=players, max_turns=80)
+    rng = np.random.default_rng(3)
+    keys = {}
+    for state, seat in decision_points(rules, every=3):
+        key = belief.infoset_key(rules, state, seat)
+        worlds = belief.sample_worlds(rules, state, seat, 3, seed=5)
+        assert {belief.infoset_key(rules, worlds.take([b]), seat) for b in range(3)} == {key}
+        other = hidden_swap(state, seat, rng)
+        if other is not None:
+            assert belief.infoset_key(rules, other, seat) == key
+        # and the other direction: one key, one view
+        view = observe(rules, state, np.array([seat]))[0].tobytes()
+        assert keys.setdefault(key, view) == view
+    assert len(keys) > 50
+
+
+def test_infoset_key__tells_apart_what_the_seat_saw_differ():
+    rules = options.preset("cz", max_turns=60)
+    state = game.init(rules, [3])
+    seen = set()
+    rng = np.random.default_rng(0)
+    while not state.done[0]:  # every move, UNDO included, changes what both seats saw
+        key = belief.infoset_key(rules, state, 0)
+        assert key not in seen
+        seen.add(key)
+        state = game.step(rules, state, game.sample_legal(
+            game.legal_action_mask(rules, state), rng))[0]
+    other_seat = belief.infoset_key(rules, game.init(rules, [3]), 1)
+    assert other_seat != belief.infoset_key(rules, game.init(rules, [3]), 0)
+
+
+def test_infoset_key__changes_with_the_seats_own_cards():
+    """Trading one of the seat's own cards for a stock card changes its view: the key."""
+    rules = options.preset("sk", num_players=3)
+    state = game.init(rules, [9])
+    d = state.to_dict()
+    own = int(np.flatnonzero(d["hands"][0, 0])[0])
+    pos = int(np.flatnonzero(d["stock"][0, :d["stock_len"][0]] != own)[0])
+    other = int(d["stock"][0, pos])
+    d["hands"][0, 0, own] -= 1
+    d["hands"][0, 0, other] += 1
+    d["stock"][0, pos] = own
+    if int(d["current"][0]) == 0:
+        d["snap_hand"][0] = d["hands"][0, 0]
+    changed = type(state)(**d)
+    assert belief.infoset_key(rules, changed, 0) != belief.infoset_key(rules, state, 0)
+    assert belief.infoset_key(rules, changed, 1) == belief.infoset_key(rules, state, 1)

@@ -1,4 +1,5 @@
-"""Belief sampling: deals consistent with everything one seat has seen.
+"""Belief sampling and information-set keys: deals consistent with everything one seat
+has seen.
 
 ``sample_worlds(rules, state, seat, n, seed)`` returns a batch of ``n`` deals that ``seat``
 cannot tell apart from ``state``: every public field and everything ``seat`` holds or
@@ -24,7 +25,9 @@ turn the snapshot and the card it drew hold hidden cards this sampler does not r
 that is a ``ValueError``.
 
 The worlds are a pure function of what ``seat`` may know and ``seed``: two states that
-differ only in hidden cards give identical worlds. numpy only.
+differ only in hidden cards give identical worlds. ``infoset_key(rules, state, seat)``
+names the set of deals ``seat`` cannot tell apart (every world of ``sample_worlds`` has
+the true deal's key). numpy only.
 """
 
 from __future__ import annotations
@@ -70,6 +73,37 @@ def sample_worlds(rules: RuleSet, state: State, seat: int, n: int, seed: int) ->
     return State(**worlds)
 
 
+HIDDEN = ("hands", "stock", "rng_key", "snap_hand", "drawn")  # handled by ``infoset_key``
+
+
+def infoset_key(rules: RuleSet, state: State, seat: int) -> bytes:
+    """A key of the information set of ``seat`` in the one deal of ``state``: equal for
+    exactly the deals ``seat`` cannot tell apart.
+
+    It holds every public field whole (the table, the discard pile in order, who took
+    what, turn and phase, snapshots of the table, outcome) and of the hidden ones what
+    ``seat`` sees: its own hand and every hand's size; the stock's size (its own field);
+    the turn-start snapshot and drawn card when ``seat`` is to act, else the snapshot's
+    size. Two deals with one key give ``seat`` the same observation and the same moves.
+    """
+    if isinstance(seat, bool) or not isinstance(seat, int | np.integer) or not (
+            0 <= seat < rules.num_players):
+        raise ValueError(f"seat={seat!r} is not a seat in 0..{rules.num_players - 1}")
+    if state.batch_size != 1:
+        raise ValueError(f"infoset_key takes a batch of one deal, got {state.batch_size}")
+    hands = state.hands[0].astype(np.int64)
+    own_turn = int(state.current[0]) == seat
+    parts = [np.int64(seat).tobytes(), hands[seat].tobytes(), hands.sum(1).tobytes()]
+    if own_turn:
+        parts += [state.snap_hand[0].tobytes(), state.drawn[0].tobytes()]
+    else:
+        parts.append(np.int64(state.snap_hand[0].astype(np.int64).sum()).tobytes())
+    for name, value in state.to_dict().items():
+        if name not in HIDDEN:
+            parts += [name.encode(), value[0].tobytes()]
+    return b"|".join(parts)
+
+
 def _check(rules: RuleSet, state: State, seat: int, n: int) -> None:
     if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 1:
         raise ValueError(f"n={n!r}: sample at least one world")
@@ -86,4 +120,4 @@ def _check(rules: RuleSet, state: State, seat: int, n: int) -> None:
                          f"docstring)")
 
 
-__all__ = ["sample_worlds"]
+__all__ = ["HIDDEN", "infoset_key", "sample_worlds"]
