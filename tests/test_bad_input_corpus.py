@@ -174,6 +174,12 @@ for _kwargs, _shown in (
     case("envs", f"ZolikEnv({_kwargs!r})", _make_gym, _shown)
 
 
+for _seat in (7, -1, "one"):
+    case("envs", f"zolik_v0.env(render_seat={_seat!r})",
+         lambda tmp, s=_seat: __import__("zolik_env").zolik_v0.env(render_seat=s),
+         f"render_seat={_seat!r}")
+
+
 def _vec(num_envs: Any = 2, **kwargs: Any) -> Any:
     from train.zolik_vec import ZolikVecEnv
     return ZolikVecEnv(num_envs, **kwargs)
@@ -331,6 +337,10 @@ CLI_CASES: list[tuple[list[str], str]] = [
     (["dice", "train", "--config", "nope"], "nope"),
     (["dice", "train", "--resume", "/nonexistent/run"], "/nonexistent/run"),
     (["dice", "train", "--restart"], "--restart"),
+    (["dice", "eval", "--games", "0"], "0"),
+    (["dice", "bench", "--batch", "0"], "0"),
+    (["dice", "solve", "--joker", "wild"], "wild"),
+    (["eval", "--agents", "random", "greedy", "--out", "afile.txt"], "afile.txt"),
 ]
 
 
@@ -354,6 +364,7 @@ def test_bad_command__one_line_exit_2_naming_the_value(argv: list[str], shown: s
                                                        capsys: Any, tmp_path: Path,
                                                        monkeypatch: Any) -> None:
     monkeypatch.chdir(tmp_path)
+    (tmp_path / "afile.txt").write_text("an existing file, not a folder\n")
     with pytest.raises(CommandFailed) as caught:
         run_cli(argv, capsys)
     assert shown in str(caught.value), str(caught.value)
