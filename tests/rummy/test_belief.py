@@ -180,3 +180,26 @@ def test_infoset_key__changes_with_the_seats_own_cards():
     changed = type(state)(**d)
     assert belief.infoset_key(rules, changed, 0) != belief.infoset_key(rules, state, 0)
     assert belief.infoset_key(rules, changed, 1) == belief.infoset_key(rules, state, 1)
+
+
+def test_infoset_key_and_worlds__after_stock_rebuilds():
+    """Big hands empty the stock fast, so random deals reach rebuilds (jolly: reshuffled
+    by the hidden key): keys and worlds still hold there."""
+    rules = options.preset("jolly", num_players=4, hand_size=20, max_hand_cards=25,
+                           max_turns=200)
+    rng = np.random.default_rng(6)
+    rebuilt = 0
+    for state, seat in decision_points(rules, deals=3, every=2):
+        if state.rebuilds[0] == 0:
+            continue
+        rebuilt += 1
+        key = belief.infoset_key(rules, state, seat)
+        worlds = belief.sample_worlds(rules, state, seat, 3, seed=rebuilt)
+        assert {belief.infoset_key(rules, worlds.take([b]), seat) for b in range(3)} == {key}
+        seen = observe(rules, state, np.array([seat]))[0]
+        np.testing.assert_array_equal(observe(rules, worlds, np.full(3, seat)),
+                                      np.broadcast_to(seen, (3, seen.size)))
+        other = hidden_swap(state, seat, rng)
+        if other is not None:
+            assert belief.infoset_key(rules, other, seat) == key
+    assert rebuilt >= 10
