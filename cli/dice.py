@@ -92,8 +92,8 @@ def _solve(rules: DiceRules) -> float:
 
     variant = (rules.joker, rules.yahtzee_bonus, rules.fixed_order)
     if not solver.table_path(*variant).exists():
-        desc = f"solving joker={rules.joker} bonus={rules.yahtzee_bonus} " \
-               f"fixed={rules.fixed_order}"
+        desc = (f"solving joker={rules.joker} bonus={rules.yahtzee_bonus} "
+                f"fixed={rules.fixed_order}")
         with tqdm(desc=desc, unit="state", file=sys.stderr, leave=False) as bar:
             def advance(done: int, total: int) -> None:
                 bar.total = total
