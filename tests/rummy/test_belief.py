@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from tests.envs.test_no_peek import hidden_swap
+from tests.envs.test_no_peek import hidden_swap, sampled_states
 from zolik_env.rummy import belief, game, options
 from zolik_env.rummy.cards import NUM_KINDS
 from zolik_env.rummy.observe import observe
@@ -14,19 +14,11 @@ CASES = [(preset, players) for preset in options.PRESETS for players in (2, 3, 4
 def decision_points(rules, deals=2, every=5, seed=0):
     """(state, seat) pairs along random deals: the seat to act at any point of its turn,
     and every other seat while the seat to act has not drawn yet."""
-    rng = np.random.default_rng(seed)
     out = []
-    for deal in range(deals):
-        state = game.init(rules, [seed * 100 + deal])
-        step = 0
-        while not state.done[0]:
-            if step % every == 0:
-                current = int(state.current[0])
-                seats = range(rules.num_players) if state.phase[0] == 0 else [current]
-                out += [(state, seat) for seat in seats]
-            state = game.step(rules, state, game.sample_legal(
-                game.legal_action_mask(rules, state), rng))[0]
-            step += 1
+    for state in sampled_states(rules, deals, every, seed):
+        current = int(state.current[0])
+        seats = range(rules.num_players) if state.phase[0] == 0 else [current]
+        out += [(state, seat) for seat in seats]
     return out
 
 
