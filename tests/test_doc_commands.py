@@ -14,6 +14,7 @@ and templates that name a run dir of the reader's own (``<time>``), are only par
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import shlex
 import subprocess
@@ -121,7 +122,8 @@ def test_doc_command__runs_outside_the_repo(page, command, tmp_path):
     zolik = Path(sys.executable).parent / "zolik"
     if argv[1] == "eval":
         argv.append("--no-progress")
+    env = {**os.environ, "ZOLIK_CACHE_DIR": str(tmp_path / "cache")}  # not the user's cache
     proc = subprocess.run([str(zolik), *argv[1:]], cwd=tmp_path, capture_output=True,
-                          text=True, timeout=600)
+                          text=True, timeout=600, env=env)
     assert proc.returncode == 0, (command, proc.stderr[-2000:])
     assert proc.stdout.strip() and "Traceback" not in proc.stderr
