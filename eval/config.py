@@ -122,12 +122,7 @@ def make_config(values: dict[str, Any], source: str = "eval config") -> EvalConf
     values = dict(values)
     if values.get("rule_options") is None:
         values.pop("rule_options", None)
-    try:
-        return build(EvalConfig, values, source)
-    except ValueError as error:  # the range checks of __post_init__ name no file
-        if f"(in {source})" in str(error) or f" in {source}" in str(error):
-            raise
-        raise ValueError(f"{error} (in {source})") from None
+    return build(EvalConfig, values, source)
 
 
 def load_config(path: str | Path | None = None, **overrides: Any) -> EvalConfig:

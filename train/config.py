@@ -192,12 +192,7 @@ def make_config(raw: dict[str, Any], source: str = "config") -> PPOConfig:
             raise ValueError(f"pool={raw['pool']!r} is not a mapping of kind: weight (in "
                              f"{source})")
         raw["pool"] = {str(k): _weight(k, v, source) for k, v in (raw["pool"] or {}).items()}
-    cfg = build(PPOConfig, raw, source)
-    try:
-        _check(cfg)
-    except ValueError as error:  # name the file, as the loader's type errors do
-        raise ValueError(f"{error} (in {source})") from None
-    return cfg
+    return build(PPOConfig, raw, source, check=_check)
 
 
 def parse_overrides(pairs: list[str] | None) -> dict[str, Any]:

@@ -80,12 +80,8 @@ class DicePPOConfig:
 
 def load_config(path: str | pathlib.Path, **overrides: Any) -> DicePPOConfig:
     """Read YAML into ``DicePPOConfig``; unknown keys raise ``ValueError``."""
-    cfg = build(DicePPOConfig, read_values(path, overrides, skip_none=True), str(path))
-    try:
-        _check(cfg)
-    except ValueError as error:  # name the file, as the loader's type errors do
-        raise ValueError(f"{error} (in {path})") from None
-    return cfg
+    return build(DicePPOConfig, read_values(path, overrides, skip_none=True), str(path),
+                 check=_check)
 
 
 def _check(cfg: DicePPOConfig) -> None:

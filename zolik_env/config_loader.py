@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import pathlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 import yaml
@@ -93,14 +93,15 @@ def _article(declared: str) -> str:
             "str": "a string"}[declared]
 
 
-def build(cls: type[T], values: Mapping[str, Any], source: str = "config") -> T:
+def build(cls: type[T], values: Mapping[str, Any], source: str = "config",
+          check: Callable[[T], None] | None = None) -> T:
     """``cls(**values)``: sequences become tuples for tuple fields; every value must have
-    its field's declared type (``_type_error``), checked before the dataclass sees it.
+    its field's declared type (``_type_error``), checked before the dataclass sees it;
+    then ``check(config)``, the config's own range rules.
 
     Raises:
-        ValueError: naming unknown keys, values of the wrong type, or (naming ``source``)
-            values the dataclass rejects; the config's own checks raise their own
-            ``ValueError``.
+        ValueError: naming unknown keys, values of the wrong type, or values the dataclass
+            or ``check`` rejects, always with ``source`` named.
     """
     check_keys(cls, values, source)
     kwargs = dict(values)
@@ -114,9 +115,14 @@ def build(cls: type[T], values: Mapping[str, Any], source: str = "config") -> T:
             if problem:
                 raise ValueError(f"{problem} (in {source})")
     try:
-        return cls(**kwargs)
+        cfg = cls(**kwargs)
+        if check is not None:
+            check(cfg)
     except TypeError as err:
         raise ValueError(f"bad config in {source}: {err}") from err
+    except ValueError as err:  # a range rule: name the file, as the type errors do
+        raise ValueError(f"{err} (in {source})") from None
+    return cfg
 
 
 def load(cls: type[T], path: str | pathlib.Path | None,
