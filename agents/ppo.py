@@ -151,6 +151,12 @@ def features_of(policy: Any) -> str:
     return str(getattr(policy.pi_features_extractor, "features", ""))
 
 
+def feature_version_of(policy: Any) -> int:
+    """The hand-features version a policy network was trained on (networks saved before
+    the version was recorded: ``UNRECORDED_VERSION``)."""
+    return int(getattr(policy.pi_features_extractor, "feature_version", UNRECORDED_VERSION))
+
+
 class PPOPolicy(SingleFromBatched):
     """A MaskablePPO actor as a Policy (see the module docstring); ``rules`` are needed
     when the network takes hand features."""
@@ -163,8 +169,7 @@ class PPOPolicy(SingleFromBatched):
         self.features = features_of(policy)
         if self.features and rules is None:
             raise ValueError(f"{name} takes {self.features!r} features: pass its rules")
-        self.feature_version = int(getattr(policy.pi_features_extractor, "feature_version",
-                                           UNRECORDED_VERSION))
+        self.feature_version = feature_version_of(policy)
         if self.features:
             check_version(self.feature_version, name)
         self.rules = rules

@@ -22,6 +22,7 @@ from agents.hand_features import FEATURE_VERSION, UNRECORDED_VERSION, augmented_
 from agents.ppo import (
     PPOPolicy,
     ScaledObs,
+    feature_version_of,
     features_of,
     obs_scale,
     rules_difference,
@@ -73,8 +74,7 @@ def pack(policy: Any, rules: RuleSet) -> dict[str, Any]:
                for k, v in policy.state_dict().items()}
     return {"format": FORMAT, "net_arch": net_arch, "rules": rules_meta(rules),
             "obs_features": features_of(policy),
-            "feature_version": int(getattr(policy.pi_features_extractor, "feature_version",
-                                           UNRECORDED_VERSION)),
+            "feature_version": feature_version_of(policy),
             "plan_prior": bool(getattr(policy, "use_plan_prior", False)), "state_dict": weights}
 
 

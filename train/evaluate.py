@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import csv
 import pathlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -72,15 +72,25 @@ def evaluate_checkpoint(checkpoint: pathlib.Path, rules: RuleSet, opponents: Seq
     mode in each row's ``"play"``; the same deals for every mode."""
     from agents import ppo as ppo_agent
 
+    return evaluate_modes(
+        lambda argmax: ppo_agent.load(checkpoint, rules, deterministic=argmax), rules,
+        opponents, deals, steps, seed, seed_start, modes, progress)
+
+
+def evaluate_modes(learner_for: Callable[[bool], Policy], rules: RuleSet,
+                   opponents: Sequence[str], deals: int, steps: int, seed: int,
+                   seed_start: int, modes: Sequence[str] = PLAY_MODES,
+                   progress: bool = False) -> list[dict[str, Any]]:
+    """``evaluate`` rows of the learner ``learner_for(argmax)`` builds, in each of
+    ``modes``, the mode in each row's ``"play"``; the same deals and opponents for all."""
     bad = sorted(set(modes) - set(PLAY_MODES))
     if bad or not modes:
         raise ValueError(f"play modes {bad or list(modes)}: choose from {', '.join(PLAY_MODES)}")
     cache: dict[str, Policy] = {}
     rows = []
     for mode in modes:
-        learner = ppo_agent.load(checkpoint, rules, deterministic=mode == "argmax")
-        for row in evaluate(rules, learner, opponents, deals, steps, seed=seed,
-                            seed_start=seed_start, cache=cache, progress=progress):
+        for row in evaluate(rules, learner_for(mode == "argmax"), opponents, deals, steps,
+                            seed=seed, seed_start=seed_start, cache=cache, progress=progress):
             rows.append({**row, "play": mode})
     return rows
 

@@ -20,7 +20,7 @@ import torch
 
 from agents import ppo as ppo_agent
 from agents import pretrained
-from train.evaluate import PLAY_MODES, evaluate, format_table
+from train.evaluate import PLAY_MODES, evaluate_modes, format_table
 from train.ppo import read_config
 from zolik_env.seeds import EVAL_SEED_START
 
@@ -41,13 +41,12 @@ def export(run_dir: str | pathlib.Path, name: str, deals: int = 400,
     out_dir.mkdir(parents=True, exist_ok=True)
     torch.save(pretrained.pack(model.policy, rules), out_dir / f"{name}.pt")
     saved = torch.load(out_dir / f"{name}.pt", map_location="cpu", weights_only=True)
-    rows = []
-    for mode in PLAY_MODES:  # the shipped file, sampling its moves and its likeliest move
-        bot = ppo_agent.PPOPolicy(pretrained.unpack(saved, rules, name), f"pretrained:{name}",
-                                  deterministic=mode == "argmax", rules=rules)
-        rows += [{**row, "play": mode} for row in evaluate(
-            rules, bot, opponents, deals, int(model.num_timesteps), seed=cfg.seed,
-            seed_start=EXPORT_SEED_START, progress=True)]
+    rows = evaluate_modes(  # the shipped file, sampling its moves and its likeliest move
+        lambda argmax: ppo_agent.PPOPolicy(pretrained.unpack(saved, rules, name),
+                                           f"pretrained:{name}", deterministic=argmax,
+                                           rules=rules),
+        rules, opponents, deals, int(model.num_timesteps), cfg.seed, EXPORT_SEED_START,
+        PLAY_MODES, progress=True)
     print(format_table(rows))
     meta = {**ppo_agent.rules_meta(rules), "source": str(checkpoint),
             "steps": int(model.num_timesteps), "config": cfg.exp_name, "seed": cfg.seed,

@@ -86,11 +86,7 @@ def infoset_key(rules: RuleSet, state: State, seat: int) -> bytes:
     the turn-start snapshot and drawn card when ``seat`` is to act, else the snapshot's
     size. Two deals with one key give ``seat`` the same observation and the same moves.
     """
-    if isinstance(seat, bool) or not isinstance(seat, int | np.integer) or not (
-            0 <= seat < rules.num_players):
-        raise ValueError(f"seat={seat!r} is not a seat in 0..{rules.num_players - 1}")
-    if state.batch_size != 1:
-        raise ValueError(f"infoset_key takes a batch of one deal, got {state.batch_size}")
+    _check_deal(rules, state, seat, "infoset_key")
     hands = state.hands[0].astype(np.int64)
     own_turn = int(state.current[0]) == seat
     parts = [np.int64(seat).tobytes(), hands[seat].tobytes(), hands.sum(1).tobytes()]
@@ -104,14 +100,19 @@ def infoset_key(rules: RuleSet, state: State, seat: int) -> bytes:
     return b"|".join(parts)
 
 
-def _check(rules: RuleSet, state: State, seat: int, n: int) -> None:
-    if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 1:
-        raise ValueError(f"n={n!r}: sample at least one world")
+def _check_deal(rules: RuleSet, state: State, seat: int, caller: str) -> None:
+    """A seat in range and a batch of one deal, else a ``ValueError`` naming them."""
     if isinstance(seat, bool) or not isinstance(seat, int | np.integer) or not (
             0 <= seat < rules.num_players):
         raise ValueError(f"seat={seat!r} is not a seat in 0..{rules.num_players - 1}")
     if state.batch_size != 1:
-        raise ValueError(f"sample_worlds takes a batch of one deal, got {state.batch_size}")
+        raise ValueError(f"{caller} takes a batch of one deal, got {state.batch_size}")
+
+
+def _check(rules: RuleSet, state: State, seat: int, n: int) -> None:
+    if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 1:
+        raise ValueError(f"n={n!r}: sample at least one world")
+    _check_deal(rules, state, seat, "sample_worlds")
     if bool(state.done[0]):
         raise ValueError("the deal is over: nothing is hidden any more")
     if int(state.current[0]) != seat and int(state.phase[0]) != PHASE_DRAW:
