@@ -6,9 +6,8 @@
 The checkpoint plays twice: sampling its moves (as in training) and with its most likely
 move (``:argmax``). Duplicate deals on held-out seeds (``EVAL_SEED_START + 2·10^6`` on,
 distinct from the training deals and from the periodic and main-job evaluations); the
-verdict is "beats"
-when the 95% interval of the score difference (points per deal, PPO minus baseline) lies
-above 0. Also prints the run's training throughput and where the time went (the
+verdict is "beats" when the 95% interval of the score difference (points per deal, PPO
+minus baseline) lies above 0. Also prints the run's training throughput and where the time went (the
 ``time/*`` profile logged per rollout). Writes ``strength.json`` into the run dir.
 """
 
