@@ -8,7 +8,7 @@ seed gives the same play.
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -27,6 +27,30 @@ class Policy(Protocol):
                   rng: np.random.Generator) -> np.ndarray:
         """int64 (B,) legal action ids for observations (B, OBS) and masks (B, A)."""
         ...
+
+
+@runtime_checkable
+class SearchPolicy(Protocol):
+    """A Policy that searches: it acts on the seat's information state rather than the
+    observation alone.
+
+    ``act_info`` gets a ``zolik_env.rummy.belief.InfoState`` of its seat (the observation,
+    the legal moves, the information-set key and worlds sampled from the seat's belief;
+    never the deal itself). The evaluation harness calls it in place of ``act_batch``;
+    places that have only observations (the training pool) call ``act_batch``, which
+    refuses with a message.
+    """
+
+    name: str
+
+    def act_info(self, info: Any, rng: np.random.Generator) -> int:
+        """One legal action id for the seat of ``info``, which is to act."""
+        ...
+
+
+def is_search_policy(policy: object) -> bool:
+    """True when ``policy`` acts on information states (``SearchPolicy``)."""
+    return callable(getattr(policy, "act_info", None))
 
 
 class BatchedFromSingle:

@@ -113,17 +113,26 @@ class DiscardContext:
     penalty_weight: float  # how much a card's hand penalty urges discarding it
 
 
-def planner_discard(hand: np.ndarray, free: np.ndarray, protected: np.ndarray,
-                    ctx: DiscardContext) -> int:
-    """The free card with the lowest score: future value plus danger minus what holding it
-    costs; cards of melds the planner holds back are ``protected``."""
-    best, best_score = JOKER, NEVER
+def discard_scores(hand: np.ndarray, free: np.ndarray, protected: np.ndarray,
+                   ctx: DiscardContext) -> dict[int, float]:
+    """Each free natural's score, lower = better to throw: future value plus danger minus
+    what holding it costs; cards of melds the planner holds back are ``protected``."""
+    scores = {}
     for kind in (int(k) for k in np.flatnonzero(free[:JOKER])):
         score = keep_value(kind, hand, ctx.unseen) + 40.0 * protected[kind]
         score += danger(kind, ctx.known, ctx.opened, ctx.table, ctx.weights)
-        score -= ctx.penalty_weight * hand_card_value(kind, ctx.rules)
-        if score < best_score:
-            best, best_score = kind, score
+        scores[kind] = score - ctx.penalty_weight * hand_card_value(kind, ctx.rules)
+    return scores
+
+
+def planner_discard(hand: np.ndarray, free: np.ndarray, protected: np.ndarray,
+                    ctx: DiscardContext) -> int:
+    """The free card with the lowest ``discard_scores`` score (the first such kind); a
+    joker only when no natural may go."""
+    scores = discard_scores(hand, free, protected, ctx)
+    best = min(scores, key=lambda k: (scores[k], k), default=JOKER)
+    if best != JOKER and scores[best] >= NEVER:
+        best = JOKER
     return best if best != JOKER or free[JOKER] else int(np.flatnonzero(free)[0])
 
 

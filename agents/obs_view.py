@@ -83,8 +83,14 @@ def flag(view: View, column: int) -> bool:
 
 
 def turn_key(view: View) -> bytes:
-    """A fingerprint of the seat's position within one turn: the hand plus the piles' sizes
-    and the round (the hand changes with every lay, the rest only between turns)."""
+    """A fingerprint of the seat's position within one turn: the hand, then what the seat's
+    own lays leave alone: the piles, the round, the unseen cards (laying moves cards from
+    the hand to the table) and the other seats' public facts. Deals that share a key look
+    alike to the seat, so one planned turn serves all of them (searches play many deals
+    that look alike in one batch)."""
     extra = np.array([scalar(view, "stock_size"), scalar(view, "discard_size"),
                       scalar(view, "round"), phase(view)], np.int16)
-    return view["hand"].tobytes() + extra.tobytes()
+    others = [view[name][OBSERVER + 1:] for name in ("hand_sizes", "opened", "known_taken")]
+    return b"".join(part.tobytes() for part in (
+        view["hand"], extra, view["unseen"], view["discard_newest"], view["bottom_card"],
+        *others))

@@ -9,6 +9,7 @@ from agents.base import BatchedFromSingle
 from agents.discard_choice import (
     DiscardContext,
     danger_weights,
+    discard_scores,
     is_loose,
     planner_discard,
     safe_action,
@@ -82,6 +83,17 @@ class PlannerPolicy(BatchedFromSingle):
         if free.any():  # else no card may go after these lays: act() falls back to safe moves
             builder.discard(planner_discard(builder.hand, free, protected, self.context(view)))
         return builder
+
+    def ranked_discards(self, obs: np.ndarray, mask: np.ndarray) -> list[int]:
+        """The legal discard actions, best first by the planner's discard score (after the
+        lays its plan would still make); a joker last. For search agents' candidates."""
+        view = ov.decode(obs, self.rules)
+        builder = self.search.best_turn(turn_input(view, self.rules), self.in_danger(view))
+        free = mask[A.DISCARD_BASE:].astype(np.int64)
+        scores = discard_scores(builder.hand, free, self.held_melds(builder),
+                                self.context(view))
+        ranked = sorted(scores, key=lambda k: (scores[k], k))
+        return [A.DISCARD_BASE + k for k in ranked + ([JOKER] if free[JOKER] else [])]
 
     def draw(self, view: ov.View, mask: np.ndarray) -> int:
         inp = turn_input(view, self.rules)

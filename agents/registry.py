@@ -2,7 +2,8 @@
 
 A spec is ``[NAME=]KIND[:ARGUMENT]``:
 
-- ``random``, ``greedy``, ``planner``, ``ppo:PATH``, ``pretrained:NAME`` (bots that ship,
+- ``random``, ``greedy``, ``planner``, ``pimc[:KEY=VALUE,...]`` (search, ``agents.pimc``),
+  ``ppo:PATH``, ``pretrained:NAME`` (bots that ship,
   ``agents.pretrained``) and kinds added with ``register``:
   a registered kind name always wins.
 - ``package.module:factory[:ARGUMENT]``: any other spec with a ``:`` is an import path.
@@ -33,6 +34,7 @@ AGENTS: dict[str, str] = {
     "pretrained": "agents.pretrained:make",
     "greedy": "agents.greedy:make",
     "planner": "agents.planner:make",
+    "pimc": "agents.pimc:make",
 }
 
 _NAMED = re.compile(r"([\w.#+-]+)=(.+)")

@@ -212,7 +212,8 @@ def trim_for_discard(melds: list[Candidate], hand: np.ndarray, taken: np.ndarray
 
 
 class PlanCache:
-    """Actions of planned turns keyed on (hand before the action, piles, round)."""
+    """Actions of planned turns keyed on ``obs_view.turn_key`` (the hand before the action
+    and what the seat's own lays leave alone)."""
 
     def __init__(self, limit: int = 4096) -> None:
         self.limit = limit
@@ -226,5 +227,7 @@ class PlanCache:
             self.store[hand + tail] = action
 
     def get(self, view: ov.View, mask: np.ndarray) -> int | None:
-        action = self.store.pop(ov.turn_key(view), None)
+        """The planned action at ``view`` if it is legal. Kept after use: deals in one batch
+        that look alike to the seat get the same action."""
+        action = self.store.get(ov.turn_key(view))
         return int(action) if action is not None and mask[action] else None

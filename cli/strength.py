@@ -4,9 +4,11 @@
     zolik strength pairs --pair pretrained:cz_2p planner --presets cz --players 2
     zolik strength ppo --run runs/ppo_cz2p__1__...   # a PPO run against greedy and planner
     zolik strength ppo --train-minutes 58            # train on --config first, then the same
+    zolik strength search --budgets 8,32,96 --deals 200 --workers 2   # pimc vs the planner
 
-Only parses arguments, then calls ``eval.strength`` (heuristic pairs, a Markdown table)
-or ``train.strength.benchmark`` (PPO, which writes ``strength.json`` into the run dir).
+Only parses arguments, then calls ``eval.strength`` (heuristic pairs, a Markdown table),
+``train.strength.benchmark`` (PPO, which writes ``strength.json`` into the run dir) or
+``eval.search_strength`` (the search agent against its budget: a table and a plot).
 """
 
 from __future__ import annotations
@@ -41,6 +43,21 @@ def build_parser() -> argparse.ArgumentParser:
                      choices=["sample", "argmax"],
                      help="how the checkpoint plays: sampling its moves and/or always its "
                           "most likely move (default both)")
+    search = sub.add_parser(
+        "search", help="the search agent (pimc) against its rollouts per decision",
+        description="For each budget, pimc:rollouts=N against an opponent on held-out "
+                    "duplicate deals (difference per deal, 95%% interval), and the seconds "
+                    "per decision on one core; writes a table, JSON and a plot to --out.")
+    search.add_argument("--budgets", default="8,32,96",
+                        help="comma-separated rollouts per decision (default 8,32,96)")
+    search.add_argument("--deals", type=int, default=200, help="duplicate deals per budget")
+    search.add_argument("--opponent", default="planner", help="agent spec (default planner)")
+    search.add_argument("--policy", default="planner",
+                        help="pimc's rollout policy (default planner)")
+    search.add_argument("--preset", default="cz")
+    search.add_argument("--players", type=int, default=2)
+    search.add_argument("--workers", type=int, default=1, help="processes for the deals")
+    search.add_argument("--out", default="runs/search_strength", help="folder for the results")
     return parser
 
 
@@ -121,7 +138,32 @@ def cmd_ppo(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"pairs": cmd_pairs, "ppo": cmd_ppo}
+def cmd_search(args: argparse.Namespace) -> int:
+    from eval.search_strength import measure, table, write
+    from zolik_env.rummy import rules
+
+    try:
+        budgets = [int(b) for b in args.budgets.split(",")]
+    except ValueError:
+        raise SystemExit(f"zolik strength search: --budgets takes comma-separated rollout "
+                         f"counts, got {args.budgets!r}") from None
+    for flag, value in (("--budgets", min(budgets)), ("--deals", args.deals),
+                        ("--workers", args.workers)):
+        _positive(value, flag, "search")
+    try:
+        rule_set = rules.preset(args.preset, num_players=args.players)
+    except ValueError as error:
+        raise SystemExit(f"zolik strength search: {error}") from None
+    _check_specs([args.opponent, f"pimc:policy={args.policy}"], [rule_set], "search")
+    rows = measure(rule_set, budgets, args.deals, args.opponent, args.workers,
+                   policy=args.policy, progress=lambda line: print(line, file=sys.stderr))
+    path = write(rows, args.opponent, pathlib.Path(args.out))
+    print(table(rows, args.opponent))
+    print(f"wrote {path} and the plot beside it")
+    return 0
+
+
+COMMANDS = {"pairs": cmd_pairs, "ppo": cmd_ppo, "search": cmd_search}
 
 
 def main(argv: list[str] | None = None) -> int:

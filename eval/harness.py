@@ -39,11 +39,12 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Policy
+from agents.base import Policy, is_search_policy
 from zolik_env.dice import game as dice_game
 from zolik_env.dice.evaluate import GameStats, game_stats
 from zolik_env.dice.rules import DiceRules
 from zolik_env.rummy import game
+from zolik_env.rummy.belief import InfoState
 from zolik_env.rummy.options import RuleSet
 
 RNG_SCOPES = ("deal", "chunk", "shared")
@@ -106,12 +107,28 @@ def _generators(seed: int, seeds: np.ndarray, num_rotations: int, num_agents: in
 
 
 def _choose(policy: Any, obs: np.ndarray, mask: np.ndarray, rows: np.ndarray,
-            gens: list[np.random.Generator]) -> np.ndarray:
-    """Actions of one policy for its batch rows ``rows`` (original row ids)."""
+            gens: list[np.random.Generator],
+            infos: Callable[[], list[Any]] | None = None) -> np.ndarray:
+    """Actions of one policy for its batch rows ``rows`` (original row ids). A search
+    policy (``agents.base.SearchPolicy``) gets each row's information state, ``infos()``."""
+    if infos is not None and is_search_policy(policy):
+        return np.array([policy.act_info(info, gens[row if len(gens) > 1 else 0])
+                         for info, row in zip(infos(), rows, strict=True)], np.int64)
     if len(gens) == 1:
         return np.asarray(policy.act_batch(obs, mask, gens[0]), np.int64)
     return np.array([policy.act(o, m, gens[row]) for o, m, row in zip(obs, mask, rows,
                                                                     strict=True)], np.int64)
+
+
+def _info_states(core: ModuleType, rules: Any, state: Any,
+                 rows: np.ndarray) -> Callable[[], list[Any]] | None:
+    """The information states of the seats to act in ``rows``, built on demand (Žolík only:
+    the dice game hides nothing)."""
+    if core is not game:
+        return None
+    seats = state.current[rows]
+    return lambda: [InfoState(rules, state.take(rows[i:i + 1]), int(seats[i]))
+                    for i in range(rows.size)]
 
 
 def _concat_states(parts: list[tuple[np.ndarray, Any]]) -> Any:
@@ -154,7 +171,8 @@ def play_to_end(core: ModuleType, rules: Any, policies: Sequence[Any], seat_agen
         for a, policy in enumerate(policies):
             local = np.flatnonzero(acting == a)
             if local.size:
-                actions[local] = _choose(policy, obs[local], mask[local], alive[local], gens[a])
+                actions[local] = _choose(policy, obs[local], mask[local], alive[local], gens[a],
+                                         _info_states(core, rules, state, local))
         live = ~state.done
         actions = np.where(live, actions, 0)
         legal = mask[np.arange(alive.size), actions] | ~live

@@ -35,6 +35,8 @@ from __future__ import annotations
 import numpy as np
 
 from zolik_env.rummy.cards import NUM_KINDS
+from zolik_env.rummy.masks import legal_action_mask
+from zolik_env.rummy.observe import observe
 from zolik_env.rummy.options import RuleSet
 from zolik_env.rummy.state import PHASE_DRAW, State
 
@@ -71,6 +73,47 @@ def sample_worlds(rules: RuleSet, state: State, seat: int, n: int, seed: int) ->
         worlds["snap_hand"][:] = worlds["hands"][:, current]
     worlds["rng_key"][:] = rng.integers(0, 2**63, n, dtype=np.int64).astype(np.uint64)
     return State(**worlds)
+
+
+class InfoState:
+    """What one seat may know of one deal, for agents that search: the seat's observation
+    and legal moves, its information-set key, and worlds sampled from its belief.
+
+    The evaluation harness hands one to an agent with an ``act_info`` method (see
+    ``agents.base.SearchPolicy``) when that agent's seat is to act. The deal itself is kept
+    out of reach on purpose: everything offered is a function of what the seat may know
+    (``sample_worlds`` and ``infoset_key`` are tested for that), so an agent that uses only
+    these methods cannot peek at hidden cards.
+    """
+
+    __slots__ = ("_deal", "rules", "seat")
+
+    def __init__(self, rules: RuleSet, state: State, seat: int) -> None:
+        _check_deal(rules, state, seat, "InfoState")
+        self.rules = rules
+        self.seat = int(seat)
+        self._deal = state
+
+    def observation(self) -> np.ndarray:
+        """int16 (OBS,): the seat's observation (``observe``)."""
+        obs: np.ndarray = observe(self.rules, self._deal, self.seat)[0]
+        return obs
+
+    def legal_mask(self) -> np.ndarray:
+        """bool (A,): the legal moves when the seat is to act, else all false."""
+        if int(self._deal.current[0]) != self.seat:
+            return np.zeros(legal_action_mask(self.rules, self._deal).shape[1], bool)
+        mask: np.ndarray = legal_action_mask(self.rules, self._deal)[0]
+        return mask
+
+    def worlds(self, n: int, seed: int) -> State:
+        """``sample_worlds(rules, deal, seat, n, seed)``: ``n`` deals the seat cannot tell
+        from this one, a batch the core steps like any other."""
+        return sample_worlds(self.rules, self._deal, self.seat, n, seed)
+
+    def key(self) -> bytes:
+        """``infoset_key(rules, deal, seat)``."""
+        return infoset_key(self.rules, self._deal, self.seat)
 
 
 HIDDEN = ("hands", "stock", "rng_key", "snap_hand", "drawn")  # handled by ``infoset_key``
@@ -121,4 +164,4 @@ def _check(rules: RuleSet, state: State, seat: int, n: int) -> None:
                          f"docstring)")
 
 
-__all__ = ["HIDDEN", "infoset_key", "sample_worlds"]
+__all__ = ["HIDDEN", "InfoState", "infoset_key", "sample_worlds"]

@@ -1,0 +1,284 @@
+"""``pimc``: Perfect Information Monte Carlo search, determinized rollouts over worlds
+sampled from the seat's belief.
+
+At a decision with a real choice (the draw; the discard that ends the turn):
+
+1. **Candidates**: the rollout policy's own move first, then the other draws (stock, top
+   discard, sk's bottom card) or the next discards in the rollout policy's ranking (its
+   ``ranked_discards`` when it has one, as the planner does; else the highest hand
+   penalty first, a joker last); at most ``candidates`` of them.
+2. **Worlds**: ``InfoState.worlds`` deals the seat cannot tell from the true one
+   (``zolik_env.rummy.belief``: the hidden cards re-dealt uniformly).
+3. **Rollouts**: every candidate is played in every world and the deal is played to its
+   end with every seat following the rollout policy, which acts on its own observation
+   in that world, so no seat of a rollout sees hidden cards either. All worlds x
+   candidates step through the core as one batch.
+4. **Choice**: sequential halving (Karnin, Koren & Somekh 2013) finds the best of the
+   other candidates: each round plays the candidates still in on the same fresh worlds
+   (paired samples) and drops the worse half. The survivor then meets the rollout
+   policy's move on fresh worlds, and replaces it only when its mean paired advantage
+   (the seat's deal reward minus the mean of the others') is above zero by more than
+   ``z`` standard errors: with few rollouts the search rarely overrules its policy, so a
+   small budget costs little strength. Half the budget goes to the halving (none when
+   there is only one other candidate), the rest to the test.
+
+Every other decision (lays, lay-offs, joker swaps, UNDO) is the rollout policy's move.
+With the planner as rollout policy this is a one-step policy improvement of the planner
+(Tesauro & Galperin's rollouts over sampled deals, as in Ginsberg's GIB for bridge).
+
+The budget per decision is ``rollouts`` (played deals in all; the same seed gives the
+same move) or, when ``seconds`` is set, a time limit (anytime: as many worlds as fit,
+so the moves depend on the machine's speed).
+
+Spec: ``pimc`` or ``pimc:KEY=VALUE,...`` with ``rollouts`` (default 32), ``seconds``
+(default 0: use ``rollouts``), ``candidates`` (default 4), ``z`` (default 1) and
+``policy`` (the rollout
+policy: ``random``, ``greedy``, ``planner`` (default), ``ppo:PATH`` or any agent spec
+that acts on observations), e.g. ``pimc:rollouts=64,policy=greedy``.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from agents.base import Policy, is_search_policy
+from agents.registry import make_agent
+from zolik_env.rummy import actions as A
+from zolik_env.rummy import game
+from zolik_env.rummy.belief import InfoState
+from zolik_env.rummy.cards import JOKER
+from zolik_env.rummy.options import RuleSet
+from zolik_env.rummy.state import State
+from zolik_env.rummy.values import hand_values
+
+DRAWS = (A.DRAW_STOCK, A.TAKE_DISCARD_BASE, A.TAKE_BOTTOM)
+TIMED_CHUNK = 4  # worlds per batch when a time budget adds worlds until it is spent
+HALVING_SHARE = 0.5  # of a decision's budget, for finding the best other move (rest: its test)
+
+
+@dataclass(frozen=True)
+class Budget:
+    """What one decision may spend (``rollouts`` deals, or ``seconds`` when above 0), on how
+    many candidates, and how sure a move must be to replace the rollout policy's (``z``)."""
+
+    rollouts: int = 32
+    seconds: float = 0.0
+    candidates: int = 4
+    z: float = 1.0
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The outcome of one search: ``choice`` indexes the options (0: the rollout policy's
+    move); ``gain`` and ``stderr`` are the best other move's mean paired advantage over it
+    on the test's fresh worlds, and its standard error."""
+
+    choice: int
+    gain: float
+    stderr: float
+
+    @classmethod
+    def of(cls, challenger: int, gains: np.ndarray, z: float) -> Verdict:
+        """Take ``challenger`` when its mean gain is above 0 by more than ``z`` standard
+        errors. The test uses worlds the halving did not see, so the halving's luck (the
+        winner's curse) does not carry into it; a tie keeps the rollout policy's move."""
+        gain = float(gains.mean())
+        stderr = float(gains.std(ddof=1) / math.sqrt(gains.size)) if gains.size > 1 else math.inf
+        wins = gain > 0 and gain > z * stderr
+        return cls(challenger if wins else 0, gain, stderr)
+
+
+@dataclass(frozen=True)
+class _Share:
+    worlds: int  # worlds per move, with a rollout budget
+    until: float | None  # perf_counter deadline, with a time budget
+
+
+class _Clock:
+    """Hands out one decision's budget, a fraction at a time."""
+
+    def __init__(self, budget: Budget) -> None:
+        self.budget = budget
+        self.start = time.perf_counter()
+        self.spent = 0.0
+
+    def share(self, fraction: float, moves: int) -> _Share:
+        """The next ``fraction`` of the budget for ``moves`` moves: with rollouts, the worlds
+        each move plays (two at least); with seconds, the deadline."""
+        self.spent += fraction
+        if self.budget.seconds > 0:
+            return _Share(0, self.start + self.budget.seconds * self.spent)
+        return _Share(max(2, round(self.budget.rollouts * fraction / moves)), None)
+
+
+def play_out(rules: RuleSet, state: State, policy: Policy,
+             rng: np.random.Generator) -> np.ndarray:
+    """int (B, P): each deal's rewards (``game.rewards_of``) once every seat has played
+    it to the end with ``policy``; finished deals leave the batch as they end."""
+    rewards = np.zeros((state.batch_size, rules.num_players), np.int64)
+    rows = np.arange(state.batch_size)
+    while True:
+        over = state.done
+        if over.any():
+            rewards[rows[over]] = game.rewards_of(rules, state.take(np.flatnonzero(over)))
+            state, rows = state.take(np.flatnonzero(~over)), rows[~over]
+        if not rows.size:
+            return rewards
+        mask = game.legal_action_mask(rules, state)
+        obs = game.observe(rules, state, state.current)
+        actions = np.asarray(policy.act_batch(obs, mask, rng), np.int64)
+        state, _ = game.step(rules, state, actions, validate=False)
+
+
+def margin(rewards: np.ndarray, seat: int) -> np.ndarray:
+    """float (B,): ``seat``'s reward minus the mean of the other seats' rewards."""
+    others = (rewards.sum(1) - rewards[:, seat]) / (rewards.shape[1] - 1)
+    return rewards[:, seat] - others
+
+
+class PIMCPolicy:
+    """Determinized rollouts at draws and discards; see the module docstring."""
+
+    name = "pimc"
+
+    def __init__(self, rules: RuleSet, budget: Budget = Budget(),
+                 policy: str = "planner") -> None:
+        self.rules = rules
+        self.budget = budget
+        self.prior = _rollout_policy(policy, rules)  # its moves off-search, its rankings
+        self.rollout = _rollout_policy(policy, rules)  # own instance: caches see rollouts only
+        self.penalty = hand_values(rules).astype(np.float64)
+
+    def act(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> int:
+        raise ValueError(NEEDS_INFO)
+
+    def act_batch(self, obs: np.ndarray, mask: np.ndarray,
+                  rng: np.random.Generator) -> np.ndarray:
+        raise ValueError(NEEDS_INFO)
+
+    def act_info(self, info: InfoState, rng: np.random.Generator) -> int:
+        obs, mask = info.observation(), info.legal_mask()
+        move = int(self.prior.act(obs, mask, rng))
+        options = self.candidates(obs, mask, move)
+        if len(options) < 2:
+            return move
+        return options[self.search(info, options, _seed(rng)).choice]
+
+    def candidates(self, obs: np.ndarray, mask: np.ndarray, move: int) -> list[int]:
+        """The moves worth searching, ``move`` (the rollout policy's) first."""
+        if move < A.MELD_BASE:  # a draw: the stock, a discard (jolly: any depth), sk's bottom
+            others = [a for a in DRAWS if mask[a]]
+        elif move >= A.DISCARD_BASE:
+            others = self.ranked_discards(obs, mask)
+        else:
+            return [move]
+        options = [move] + [a for a in others if a != move]
+        return options[: self.budget.candidates]
+
+    def ranked_discards(self, obs: np.ndarray, mask: np.ndarray) -> list[int]:
+        """Legal discards, best first: the rollout policy's ranking when it has one, else
+        the highest hand penalty first and a joker last."""
+        rank = getattr(self.prior, "ranked_discards", None)
+        if callable(rank):
+            return list(rank(obs, mask))
+        kinds = np.flatnonzero(mask[A.DISCARD_BASE:])
+        order = sorted(kinds, key=lambda k: (k == JOKER, -self.penalty[k], k))
+        return [A.DISCARD_BASE + int(k) for k in order]
+
+    def search(self, info: InfoState, options: list[int], seed: int) -> Verdict:
+        """Pick among ``options`` (the rollout policy's move first): halving finds the best
+        other move, a fresh test against the first decides (see ``Verdict``)."""
+        rng = np.random.default_rng(seed)
+        clock = _Clock(self.budget)
+        others = list(range(1, len(options)))
+        rounds = math.ceil(math.log2(len(others)))  # 0 when there is one other move
+        halving = HALVING_SHARE if rounds else 0.0
+        for _ in range(rounds):
+            margins = self.sample(info, [options[i] for i in others],
+                                  clock.share(halving / rounds, len(others)), rng)
+            best_first = np.argsort(-margins.mean(1), kind="stable")
+            others = sorted(others[i] for i in best_first[: math.ceil(len(others) / 2)])
+        challenger = others[0]
+        margins = self.sample(info, [options[0], options[challenger]],
+                              clock.share(1.0 - halving, 2), rng)
+        gain = margins[1] - margins[0]
+        return Verdict.of(challenger, gain, self.budget.z)
+
+    def sample(self, info: InfoState, moves: list[int], share: _Share,
+               rng: np.random.Generator) -> np.ndarray:
+        """float (len(moves), W): margins of ``moves`` on fresh worlds, as many as the
+        share allows (chunks of ``TIMED_CHUNK`` until its time is up, one at least)."""
+        if share.until is None:
+            return self.evaluate(info, moves, info.worlds(share.worlds, _seed(rng)), rng)
+        parts = []
+        while not parts or time.perf_counter() < share.until:
+            parts.append(self.evaluate(info, moves, info.worlds(TIMED_CHUNK, _seed(rng)), rng))
+        return np.concatenate(parts, axis=1)
+
+    def evaluate(self, info: InfoState, moves: list[int], worlds: State,
+                 rng: np.random.Generator) -> np.ndarray:
+        """float (len(moves), W): the seat's margin after each move in each world."""
+        w, k = worlds.batch_size, len(moves)
+        start = worlds.take(np.repeat(np.arange(w), k))  # row i * k + j: world i, move j
+        state, _ = game.step(self.rules, start, np.tile(np.asarray(moves, np.int64), w))
+        rewards = play_out(self.rules, state, self.rollout, rng)
+        return margin(rewards, info.seat).reshape(w, k).T
+
+
+NEEDS_INFO = ("agent 'pimc' searches over its seat's information state, which the "
+              "evaluation harness gives it (zolik eval, zolik strength pairs); it cannot act "
+              "on an observation alone (e.g. in a training pool)")
+
+_KEYS = {"rollouts": int, "seconds": float, "candidates": int, "z": float, "policy": str}
+
+
+def _seed(rng: np.random.Generator) -> int:
+    return int(rng.integers(2**62))
+
+
+def _rollout_policy(spec: str, rules: RuleSet) -> Policy:
+    try:
+        policy = make_agent(spec, rules)
+    except ValueError as error:
+        raise ValueError(f"pimc: rollout policy {spec!r} is not an agent ({error})") from None
+    if is_search_policy(policy):
+        raise ValueError(f"pimc: rollout policy {spec!r} searches itself; give one that acts "
+                         f"on observations (random, greedy, planner, ppo:PATH)")
+    return policy
+
+
+def parse(argument: str) -> dict[str, str]:
+    """``{"rollouts": "64", ...}`` from ``"rollouts=64,..."``, naming a malformed or
+    unknown key."""
+    out: dict[str, str] = {}
+    for part in filter(None, argument.split(",")):
+        key, eq, value = part.partition("=")
+        if not eq or key not in _KEYS:
+            raise ValueError(f"pimc: {part!r} is not KEY=VALUE with KEY one of "
+                             f"{', '.join(_KEYS)}")
+        out[key] = value
+    return out
+
+
+def _number(key: str, text: str, low: float) -> float:
+    try:
+        value = _KEYS[key](text)
+    except ValueError:
+        raise ValueError(f"pimc: {key}={text!r} is not a number") from None
+    if not value >= low or not math.isfinite(value):
+        raise ValueError(f"pimc: {key}={text!r} must be at least {low:g}")
+    return float(value)
+
+
+def make(rules: RuleSet, argument: str = "") -> PIMCPolicy:
+    """The agent for spec ``pimc:ARGUMENT`` (see the module docstring)."""
+    given = parse(argument)
+    budget = Budget(rollouts=int(_number("rollouts", given.get("rollouts", "32"), 1)),
+                    seconds=_number("seconds", given.get("seconds", "0"), 0),
+                    candidates=int(_number("candidates", given.get("candidates", "4"), 1)),
+                    z=_number("z", given.get("z", "1"), 0))
+    return PIMCPolicy(rules, budget, given.get("policy", "planner"))
