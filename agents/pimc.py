@@ -244,7 +244,7 @@ def _rollout_policy(spec: str, rules: RuleSet) -> Policy:
     try:
         policy = make_agent(spec, rules)
     except ValueError as error:
-        raise ValueError(f"pimc: rollout policy {spec!r} is not an agent ({error})") from None
+        raise ValueError(f"pimc: rollout policy {spec!r}: {error}") from None
     if is_search_policy(policy):
         raise ValueError(f"pimc: rollout policy {spec!r} searches itself; give one that acts "
                          f"on observations (random, greedy, planner, ppo:PATH)")

@@ -155,10 +155,19 @@ def cmd_search(args: argparse.Namespace) -> int:
     except ValueError as error:
         raise SystemExit(f"zolik strength search: {error}") from None
     _check_specs([args.opponent, f"pimc:policy={args.policy}"], [rule_set], "search")
-    rows = measure(rule_set, budgets, args.deals, args.opponent, args.workers,
-                   policy=args.policy, progress=lambda line: print(line, file=sys.stderr))
-    path = write(rows, args.opponent, pathlib.Path(args.out))
-    print(table(rows, args.opponent))
+    out = pathlib.Path(args.out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise SystemExit(f"zolik strength search: cannot write --out {out} "
+                         f"({error.strerror})") from None
+    rows = []
+    for row in measure(rule_set, budgets, args.deals, args.opponent, args.workers,
+                       policy=args.policy, progress=lambda line: print(line, file=sys.stderr)):
+        rows.append(row)
+        path = write(rows, args.opponent, out)
+        print(table(rows, args.opponent).splitlines()[-1] if len(rows) > 1
+              else table(rows, args.opponent), flush=True)
     print(f"wrote {path} and the plot beside it")
     return 0
 

@@ -11,14 +11,15 @@ For each budget (``rollouts`` per decision, ``agents.pimc``) two measurements:
   mean and largest over the decisions that searched.
 
 Writes ``search_strength.md`` (the table), ``search_strength.json`` and
-``search_strength.png`` (difference against seconds per searched decision) into ``out``.
+``search_strength.png`` (difference against seconds per searched decision) into ``out``,
+again after each budget, so an interrupted run keeps the budgets it finished.
 """
 
 from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -94,10 +95,9 @@ def time_decisions(agent: PIMCPolicy, points: Sequence[InfoState],
 
 def measure(rules: RuleSet, budgets: Sequence[int], deals: int, opponent: str = "planner",
             workers: int = 1, timing_deals: int = 3, policy: str = "planner",
-            progress: Callable[[str], None] | None = None) -> list[BudgetRow]:
-    """One ``BudgetRow`` per budget (see the module docstring)."""
+            progress: Callable[[str], None] | None = None) -> Iterator[BudgetRow]:
+    """One ``BudgetRow`` per budget (see the module docstring), yielded as each is done."""
     points = decision_points(rules, timing_deals, TIMING_SEED)
-    rows = []
     for rollouts in budgets:
         spec = f"pimc:rollouts={rollouts},policy={policy}"
         if progress:
@@ -112,8 +112,7 @@ def measure(rules: RuleSet, budgets: Sequence[int], deals: int, opponent: str = 
         sign = 1.0 if pair["first"] == spec else -1.0
         low, high = sorted((sign * diff["low"], sign * diff["high"]))
         win = pair["win_rate"]["mean"] if sign > 0 else 1.0 - pair["win_rate"]["mean"]
-        rows.append(BudgetRow(rollouts, deals, sign * diff["mean"], low, high, win, *timing))
-    return rows
+        yield BudgetRow(rollouts, deals, sign * diff["mean"], low, high, win, *timing)
 
 
 def table(rows: Sequence[BudgetRow], opponent: str) -> str:
@@ -139,7 +138,6 @@ def plot(rows: Sequence[BudgetRow], opponent: str, path: Path) -> None:
         ax.annotate(f"{r.rollouts} rollouts", (r.seconds_per_search, r.difference),
                     textcoords="offset points", xytext=(6, 6), fontsize=8)
     ax.axhline(0.0, color="grey", linewidth=0.8)
-    ax.set_xscale("log")
     ax.set_xlabel("seconds per searched decision (one core)")
     ax.set_ylabel(f"points per deal vs {opponent}")
     fig.tight_layout()

@@ -182,3 +182,19 @@ def test_observation_only_callers__get_a_message_not_a_wrong_move():
         agent.act(obs, mask, np.random.default_rng(0))
     with pytest.raises(ValueError, match="information state"):
         agent.act_batch(obs[None], mask[None], np.random.default_rng(0))
+
+
+@pytest.mark.parametrize("policy", ["random", "greedy", "pretrained:cz_2p"])
+def test_rollout_policies__any_observation_agent_rolls_out(policy):
+    network = policy.startswith("pretrained")  # the bot's own rules, whole deals: few states
+    rules = options.preset("cz", num_players=2, **({} if network else {"max_turns": 10}))
+    agent = make_agent(f"pimc:rollouts=4,candidates=3,policy={policy}", rules)
+    searched = 0
+    for state, _ in own_turn_states(rules, deals=1, every=3)[:3 if network else 24]:
+        info = InfoState(rules, state, int(state.current[0]))
+        obs, mask = info.observation(), info.legal_mask()
+        move = agent.act_info(info, np.random.default_rng(1))
+        assert mask[move]
+        searched += len(agent.candidates(obs, mask, int(agent.prior.act(
+            obs, mask, np.random.default_rng(1))))) > 1
+    assert searched >= 1

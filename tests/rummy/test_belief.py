@@ -195,3 +195,30 @@ def test_infoset_key_and_worlds__after_stock_rebuilds():
         if other is not None:
             assert belief.infoset_key(rules, other, seat) == key
     assert rebuilt >= 10
+
+
+@pytest.mark.parametrize(("preset", "players"), [("cz", 2), ("sk", 3), ("jolly", 4)])
+def test_info_state__offers_exactly_the_seats_view(preset, players):
+    rules = options.preset(preset, num_players=players, max_turns=60)
+    for state, seat in decision_points(rules, deals=1, every=9):
+        info = belief.InfoState(rules, state, seat)
+        np.testing.assert_array_equal(info.observation(), observe(rules, state, seat)[0])
+        mask = info.legal_mask()
+        if seat == int(state.current[0]):
+            np.testing.assert_array_equal(mask, game.legal_action_mask(rules, state)[0])
+        else:
+            assert mask.shape == (game.legal_action_mask(rules, state).shape[1],)
+            assert not mask.any()  # not its turn: no moves
+        assert info.key() == belief.infoset_key(rules, state, seat)
+        a, b = info.worlds(3, seed=4), belief.sample_worlds(rules, state, seat, 3, seed=4)
+        np.testing.assert_array_equal(a.hands, b.hands)
+        np.testing.assert_array_equal(a.stock, b.stock)
+
+
+def test_info_state__names_a_bad_seat_or_batch():
+    rules = options.preset("cz", num_players=2)
+    state = game.init(rules, [0, 1])
+    with pytest.raises(ValueError, match="seat=2"):
+        belief.InfoState(rules, state.take(np.array([0])), 2)
+    with pytest.raises(ValueError, match="InfoState takes a batch of one deal, got 2"):
+        belief.InfoState(rules, state, 0)
