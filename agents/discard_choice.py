@@ -8,6 +8,7 @@ cards that would complete the pair) and the *danger* of feeding an opponent.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -32,17 +33,21 @@ def _at(suit: int, position: int) -> int:
     return suit * NUM_RANKS + (0 if position == 14 else position - 1)
 
 
-def run_neighbours(kind: int, distance: int) -> list[int]:
+@functools.cache
+def run_neighbours(kind: int, distance: int) -> tuple[int, ...]:
+    """The kinds ``distance`` run positions from ``kind`` in its suit (cached: the planner
+    asks for them for every card of every discard it weighs)."""
     suit = kind // NUM_RANKS
-    out = []
+    out: list[int] = []
     for p in _positions(kind):
         out += [k for k in (_at(suit, p - distance), _at(suit, p + distance)) if k >= 0]
-    return out
+    return tuple(out)
 
 
-def set_partners(kind: int) -> list[int]:
+@functools.cache
+def set_partners(kind: int) -> tuple[int, ...]:
     suit, rank = divmod(kind, NUM_RANKS)
-    return [s * NUM_RANKS + rank for s in range(NUM_SUITS) if s != suit]
+    return tuple(s * NUM_RANKS + rank for s in range(NUM_SUITS) if s != suit)
 
 
 def is_loose(kind: int, hand: np.ndarray) -> bool:
