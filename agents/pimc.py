@@ -34,9 +34,10 @@ Spec: ``pimc`` or ``pimc:KEY=VALUE,...`` with ``rollouts`` (default 32), ``secon
 (default 0: use ``rollouts``), ``candidates`` (default 4), ``z`` (default 1) and
 ``policy`` (the rollout policy: ``random``, ``greedy``, ``planner`` (default),
 ``ppo:PATH`` or any agent spec that acts on observations), e.g.
-``pimc:rollouts=64,policy=greedy``. For a hard cap on the time per decision use
-``seconds``: with ``rollouts`` a decision early in a deal, when rollouts are longest,
-takes about four times the mean.
+``pimc:rollouts=64,policy=greedy``. Each step of the search plays at least 2 worlds per
+candidate, so a small ``rollouts`` plays more (8 plays 14 deals with 4 candidates).
+``seconds`` is a target, not a cap: every step plays at least one chunk of worlds, and a
+decision early in a deal, when rollouts are longest, can run over.
 """
 
 from __future__ import annotations

@@ -31,13 +31,13 @@ def own_turn_states(rules, deals=2, every=3, seed=0):
     return out
 
 
-def first_peek(build, rules, pairs):
+def first_peek(build, rules, pairs, info_state=InfoState):
     """The first state whose counterfactual twin gets another move (same seed, a fresh agent
-    from ``build`` each: its caches hold its history), or None: an agent that reads only
-    its InfoState's methods cannot tell them apart."""
+    from ``build`` each: its caches hold its history), or None: an agent given only an
+    InfoState cannot tell them apart."""
     for state, twin in pairs:
         seat = int(state.current[0])
-        moves = [build().act_info(InfoState(rules, s, seat), np.random.default_rng(7))
+        moves = [build().act_info(info_state(rules, s, seat), np.random.default_rng(7))
                  for s in (state, twin)]
         if moves[0] != moves[1]:
             return state
@@ -45,7 +45,7 @@ def first_peek(build, rules, pairs):
 
 
 class PeekingPIMC(pimc.PIMCPolicy):
-    """A planted leak: seeds its worlds with the opponents' true hands."""
+    """An agent that tries to peek: seeds its worlds with the hands its InfoState holds."""
 
     def search(self, info, options, seed):
         hidden = info._deal.hands[0].astype(np.int64)
@@ -60,8 +60,21 @@ def test_no_peek__hidden_cards_change_no_move_and_a_planted_leak_is_caught():
         *_obs_mask(rules, p[0]), _planner_move(rules, p[0]))) > 1]
     assert len(searched) >= 10  # the comparison covers real searches
     assert first_peek(lambda: pimc.make(rules, "rollouts=4"), rules, searched) is None
-    leaky = lambda: PeekingPIMC(rules, pimc.Budget(rollouts=4))  # noqa: E731
-    assert first_peek(leaky, rules, searched) is not None
+    peeking = lambda: PeekingPIMC(rules, pimc.Budget(rollouts=4))  # noqa: E731
+    # the InfoState holds a sampled world, not the deal: reading it finds nothing
+    assert first_peek(peeking, rules, searched) is None
+    # a planted leak, an InfoState that kept the true deal, is caught
+    assert first_peek(peeking, rules, searched, info_state=LeakyInfoState) is not None
+
+
+class LeakyInfoState(InfoState):
+    """A planted leak: keeps the true deal where InfoState keeps a sampled world."""
+
+    __slots__ = ()
+
+    def __init__(self, rules, state, seat):
+        super().__init__(rules, state, seat)
+        self._deal = state
 
 
 def _obs_mask(rules, state):
@@ -135,8 +148,6 @@ def test_search__candidates_share_worlds_and_a_tie_keeps_the_policy_move():
     assert margins.shape == (3, 8)
     verdict = agent.search(info, [ranked[0], ranked[0]], seed=5)
     assert (verdict.choice, verdict.gain, verdict.stderr) == (0, 0.0, 0.0)
-    verdict = agent.search(info, [ranked[0], ranked[1], ranked[2], ranked[0]], seed=5)
-    assert verdict.choice in (0, 1, 2)
 
 
 @pytest.mark.parametrize(("gains", "z", "choice"), [

@@ -80,10 +80,12 @@ class InfoState:
     and legal moves, its information-set key, and worlds sampled from its belief.
 
     The evaluation harness hands one to an agent with an ``act_info`` method (see
-    ``agents.base.SearchPolicy``) when that agent's seat is to act. The deal itself is kept
-    out of reach on purpose: everything offered is a function of what the seat may know
-    (``sample_worlds`` and ``infoset_key`` are tested for that), so an agent that uses only
-    these methods cannot peek at hidden cards.
+    ``agents.base.SearchPolicy``) when that agent's seat is to act. It does not hold the
+    true deal: it holds one world sampled with a fixed seed, which gives the seat the same
+    observation, moves, key and worlds (all are functions of what the seat may know, as
+    ``sample_worlds`` and ``infoset_key`` are tested to be), so not even an agent that
+    reads its attributes can peek at hidden cards. Like ``sample_worlds`` it needs the
+    seat to be the one to act, or any seat before the seat to act has drawn.
     """
 
     __slots__ = ("_deal", "rules", "seat")
@@ -92,7 +94,8 @@ class InfoState:
         _check_deal(rules, state, seat, "InfoState")
         self.rules = rules
         self.seat = int(seat)
-        self._deal = state
+        self._deal = sample_worlds(rules, state, seat, 1, seed=0) if not bool(
+            state.done[0]) else state  # a finished deal hides nothing
 
     def observation(self) -> np.ndarray:
         """int16 (OBS,): the seat's observation (``observe``)."""
