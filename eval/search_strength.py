@@ -30,6 +30,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from agents.pimc import PIMCPolicy
+from agents.pimc import make as make_pimc
 from agents.registry import make_agent
 from eval.tournament import evaluate
 from zolik_env.rummy import game
@@ -78,12 +79,13 @@ def time_decisions(agent: PIMCPolicy, points: Sequence[InfoState],
     overruled share of the searched ones) of ``agent`` on ``points``."""
     spent, searched, overruled = [], [], 0
     for i, info in enumerate(points):
-        rng = np.random.default_rng(i)
         obs, mask = info.observation(), info.legal_mask()
         start = time.perf_counter()
-        move = agent.act_info(info, rng)
+        move = agent.act_info(info, np.random.default_rng(i))
         spent.append(time.perf_counter() - start)
-        options = agent.candidates(obs, mask, int(agent.prior.act(obs, mask, rng)))
+        # the policy's move as act_info drew it: its first draw from a generator seeded alike
+        policy_move = int(agent.prior.act(obs, mask, np.random.default_rng(i)))
+        options = agent.candidates(obs, mask, policy_move)
         if len(options) > 1:
             searched.append(spent[-1])
             overruled += move != options[0]
@@ -102,7 +104,7 @@ def measure(rules: RuleSet, budgets: Sequence[int], deals: int, opponent: str = 
         spec = f"pimc:rollouts={rollouts},policy={policy}"
         if progress:
             progress(f"{spec}: timing {len(points)} decisions")
-        timing = time_decisions(make_agent(spec, rules), points)  # type: ignore[arg-type]
+        timing = time_decisions(make_pimc(rules, spec.partition(":")[2]), points)
         if progress:
             progress(f"{spec}: {deals} duplicate deals against {opponent}")
         result = evaluate([spec, opponent], rules, deals=deals, workers=workers,

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from zolik_env.rummy.actions import NUM_ACTIONS
 from zolik_env.rummy.cards import NUM_KINDS
 from zolik_env.rummy.masks import legal_action_mask
 from zolik_env.rummy.observe import observe
@@ -105,7 +106,7 @@ class InfoState:
     def legal_mask(self) -> np.ndarray:
         """bool (A,): the legal moves when the seat is to act, else all false."""
         if int(self._deal.current[0]) != self.seat:
-            return np.zeros(legal_action_mask(self.rules, self._deal).shape[1], bool)
+            return np.zeros(NUM_ACTIONS, bool)
         mask: np.ndarray = legal_action_mask(self.rules, self._deal)[0]
         return mask
 
