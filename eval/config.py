@@ -1,7 +1,7 @@
-"""The evaluation config: a frozen dataclass loaded from YAML (``configs/eval/*.yaml``).
+"""The evaluation config: a frozen, validated model loaded from YAML (``configs/eval/*.yaml``).
 
-Unknown keys and bad values raise ``ValueError`` naming them (the kit's one loader,
-``zolik_env.config_loader``). Evaluation deals never
+Unknown keys and bad values raise ``ValueError`` naming the field, the value and the file
+(the kit's one config model, ``eval.config_model``). Evaluation deals never
 repeat training deals: the seed ranges (``zolik_env.seeds``) put training below
 ``TRAIN_SEED_LIMIT`` (10^9); evaluation deals start at ``EVAL_SEED_START`` (2·10^9) by
 default and may never reach below ``TRAIN_SEED_LIMIT``.
@@ -12,22 +12,23 @@ from __future__ import annotations
 import contextlib
 import os
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from zolik_env.config_loader import build, plain_dict, read_values
+from pydantic import Field, field_validator, model_validator
+
+from eval.config_model import ConfigModel, StrTuple, build, read_values
 from zolik_env.rummy.options import PRESETS, RuleSet, preset
 from zolik_env.seeds import EVAL_SEED_START, TRAIN_SEED_LIMIT
 
 RNG_SCOPES = ("deal", "chunk")
+MAX_DEAL_SEED = 2**63 - 1  # deal seeds are int64
 
 
-@dataclass(frozen=True)
-class EvalConfig:
+class EvalConfig(ConfigModel):
     """One evaluation run: who plays, which deals, how to summarise."""
 
-    agents: tuple[str, ...] = ("random", "random")
+    agents: StrTuple = ("random", "random")
     """Agent specs for ``agents.registry.make_agent``: random, greedy, planner, ppo:PATH,
     package.module:factory, each optionally NAME=SPEC (the name shown in the reports).
     Two or more; every pair plays a duplicate match (round robin)."""
@@ -35,17 +36,17 @@ class EvalConfig:
     """Rule preset: cz, sk or jolly."""
     players: int = 2
     """Seats at the table (2..4); two agents share the seats alternately (A B A B)."""
-    rule_options: dict[str, Any] = field(default_factory=dict)
+    rule_options: dict[str, Any] = Field(default_factory=dict)
     """Extra rule options for ``options.preset`` (e.g. ``opening_points: 51``)."""
-    deals: int = 200
+    deals: int = Field(200, ge=1)
     """Duplicate deals per pair (each is played once per seat rotation)."""
     seed_start: int = EVAL_SEED_START
     """First deal seed; deal i uses seed_start + i. Must be >= 10^9 (training range)."""
     seed: int = 0
     """Seed of the agents' random generators and of the bootstrap."""
-    chunk_deals: int = 16
+    chunk_deals: int = Field(16, ge=1)
     """Deals per work unit (a batch through the core; the unit of sequential stopping)."""
-    workers: int = 0
+    workers: int = Field(0, ge=0)
     """Worker processes; 0 = all local cores, 1 = in this process."""
     rng_scope: str = "deal"
     """deal: one generator per (deal, rotation, agent), agents act row by row, results are
@@ -53,11 +54,11 @@ class EvalConfig:
     whole batches (faster for networks; results depend on chunk_deals, never on workers)."""
     sequential: bool = False
     """Stop a pair early once the interval of its score difference excludes zero."""
-    min_deals: int = 64
+    min_deals: int = Field(64, ge=1)
     """Sequential stopping looks at the interval only from this many deals on."""
-    confidence: float = 0.95
+    confidence: float = Field(0.95, gt=0, lt=1)
     """Level of the bootstrap intervals."""
-    bootstrap: int = 2000
+    bootstrap: int = Field(2000, ge=1)
     """Bootstrap resamples (over deals) per interval."""
     out: str = ""
     """Run directory; empty = runs/eval__{preset}{players}p__{seed}__{time}."""
@@ -73,9 +74,6 @@ class EvalConfig:
     same evaluation are read back instead of replayed. Without it, old chunks in ``out``
     are cleared first (a retrained agent of the same name is played again)."""
 
-    def __post_init__(self) -> None:
-        _check(self)
-
     def rules(self) -> RuleSet:
         """The rule set of this run."""
         return preset(self.preset, num_players=self.players, **self.rule_options)
@@ -83,38 +81,48 @@ class EvalConfig:
     def num_workers(self) -> int:
         return self.workers or os.cpu_count() or 1
 
-    def to_dict(self) -> dict[str, Any]:
-        return plain_dict(self)
+    @field_validator("agents")
+    @classmethod
+    def _two_or_more(cls, agents: tuple[str, ...]) -> tuple[str, ...]:
+        if len(agents) < 2:
+            raise ValueError("need two or more agents")
+        return agents
 
+    @field_validator("preset")
+    @classmethod
+    def _known_preset(cls, name: str) -> str:
+        if name not in PRESETS:
+            raise ValueError(f"choose from {', '.join(PRESETS)}")
+        return name
 
-MAX_DEAL_SEED = 2**63 - 1  # deal seeds are int64
+    @field_validator("players")
+    @classmethod
+    def _seats(cls, players: int) -> int:
+        if not 2 <= players <= 4:
+            raise ValueError("Žolík is played by 2 to 4")
+        return players
 
+    @field_validator("rng_scope")
+    @classmethod
+    def _scope(cls, scope: str) -> str:
+        if scope not in RNG_SCOPES:
+            raise ValueError(f"choose from {', '.join(RNG_SCOPES)}")
+        return scope
 
-def _check(cfg: EvalConfig) -> None:
-    problems = []
-    if len(cfg.agents) < 2:
-        problems.append(f"agents: need two or more, got {list(cfg.agents)}")
-    if cfg.preset not in PRESETS:
-        problems.append(f"preset: {cfg.preset!r} not in {PRESETS}")
-    if not 2 <= cfg.players <= 4:
-        problems.append(f"players: {cfg.players} not in 2..4")
-    if cfg.seed_start < TRAIN_SEED_LIMIT:
-        problems.append(f"seed_start: {cfg.seed_start} overlaps the training seeds "
-                        f"[0, {TRAIN_SEED_LIMIT}); use >= {TRAIN_SEED_LIMIT}")
-    elif cfg.seed_start + cfg.deals > MAX_DEAL_SEED:
-        problems.append(f"seed_start: {cfg.seed_start} + {cfg.deals} deals passes the largest "
-                        f"deal seed {MAX_DEAL_SEED} (2^63 - 1)")
-    for name in ("deals", "chunk_deals", "bootstrap", "min_deals"):
-        if getattr(cfg, name) < 1:
-            problems.append(f"{name}: must be >= 1, got {getattr(cfg, name)}")
-    if cfg.workers < 0:
-        problems.append(f"workers: must be >= 0, got {cfg.workers}")
-    if cfg.rng_scope not in RNG_SCOPES:
-        problems.append(f"rng_scope: {cfg.rng_scope!r} not in {RNG_SCOPES}")
-    if not 0 < cfg.confidence < 1:
-        problems.append(f"confidence: {cfg.confidence} not in (0, 1)")
-    if problems:
-        raise ValueError("bad eval config: " + "; ".join(problems))
+    @field_validator("seed_start")
+    @classmethod
+    def _held_out(cls, seed_start: int) -> int:
+        if seed_start < TRAIN_SEED_LIMIT:
+            raise ValueError(f"overlaps the training seeds [0, {TRAIN_SEED_LIMIT}); use >= "
+                             f"{TRAIN_SEED_LIMIT}")
+        return seed_start
+
+    @model_validator(mode="after")
+    def _deals_fit(self) -> EvalConfig:
+        if self.seed_start + self.deals > MAX_DEAL_SEED:
+            raise ValueError(f"seed_start={self.seed_start} + {self.deals} deals passes the "
+                             f"largest deal seed {MAX_DEAL_SEED} (2^63 - 1)")
+        return self
 
 
 def make_config(values: dict[str, Any], source: str = "eval config") -> EvalConfig:

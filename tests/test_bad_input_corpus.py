@@ -247,12 +247,17 @@ def _config_classes() -> list[tuple[str, type, Callable[[Path, dict[str, Any]], 
             ("eval", EvalConfig, _eval, "eval.yaml")]
 
 
+def _declared(annotation: Any) -> str:
+    """A field's type as written: ``int``, ``tuple[int, ...]``, ``dict[str, typing.Any]``."""
+    return annotation.__name__ if isinstance(annotation, type) else str(annotation)
+
+
 for _kind, _cls, _load, _file in _config_classes():
-    for _field in dataclasses.fields(_cls):
-        for _value in _bad_values(str(_field.type)):
-            case("configs", f"{_kind} {_field.name}={_value!r}",
-                 lambda tmp, ld=_load, f=_field.name, v=_value: ld(tmp, {f: v}),
-                 f"{_field.name}=", _file)
+    for _name, _info in _cls.model_fields.items():
+        for _value in _bad_values(_declared(_info.annotation)):
+            case("configs", f"{_kind} {_name}={_value!r}",
+                 lambda tmp, ld=_load, f=_name, v=_value: ld(tmp, {f: v}),
+                 f"{_name}=", _file)
 
 for _kind, _load, _file, _key, _value, _shown in (
         ("ppo", _ppo, "my.yaml", "gamma", 5.0, "5.0"),

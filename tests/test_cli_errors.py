@@ -119,5 +119,5 @@ def test_dice_config__a_zero_checkpoint_interval_is_an_error(tmp_path):
 
     path = tmp_path / "dice.yaml"
     path.write_text("checkpoint_every: 0\n")
-    with pytest.raises(ValueError, match="checkpoint_every must be positive, got 0"):
+    with pytest.raises(ValueError, match="checkpoint_every=0 must be > 0"):
         load_config(path)

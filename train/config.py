@@ -1,21 +1,22 @@
-"""The PPO self-play config: ``configs/ppo/*.yaml`` -> a frozen ``PPOConfig``.
+"""The PPO self-play config: ``configs/ppo/*.yaml`` -> a frozen, validated ``PPOConfig``.
 
-Unknown keys and bad values raise ``ValueError`` naming them; ``--set key=value``
-overrides are parsed as YAML values (``--set net_arch=[128,128]``). Loaded by the kit's
-one config loader, ``zolik_env.config_loader``.
+Unknown keys and bad values raise ``ValueError`` naming the field, the value and the file;
+``--set key=value`` overrides are parsed as YAML values (``--set net_arch=[128,128]``) and
+validated like the file. The model and the loader are the kit's one config model,
+``eval.config_model``.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import pathlib
 import re
 from typing import Any
 
 import yaml
+from pydantic import Field, field_validator, model_validator
 
 from agents.hand_features import check_features, has_hand_features
-from zolik_env.config_loader import build, plain_dict, read_values
+from eval.config_model import ConfigModel, IntTuple, StrTuple, build, plain_dict, read_values
 from zolik_env.envs.zolik_common import REWARD_MODES, make_rules
 from zolik_env.rummy.options import RuleSet
 
@@ -35,19 +36,18 @@ def is_agent_spec(name: str) -> bool:
     return bool(argument) and (kind in ("pretrained", "ppo") or "." in kind)
 
 
-@dataclasses.dataclass(frozen=True)
-class PPOConfig:
+class PPOConfig(ConfigModel):
     exp_name: str = "ppo_cz2p"
     """Run dirs are ``{run_root}/{exp_name}__{seed}__{time}``."""
     preset: str = "cz"
     """Rules preset: cz, sk or jolly."""
     players: int = 2
     """Seats at the table (2..4); the learner takes one, the pool fills the others."""
-    rule_options: dict[str, Any] = dataclasses.field(default_factory=dict)
+    rule_options: dict[str, Any] = Field(default_factory=dict)
     """Extra ``rules.preset`` options, e.g. ``{opening_points: 51}``."""
     reward: str = "score"
     """``score`` (zero-sum deal score / 100) or ``win_loss``; always the learner's seat's."""
-    shaping: float = 0.0
+    shaping: float = Field(0.0, ge=0)
     """Potential-based reward shaping: this times the hand points the learner has shed
     since the deal began, / 100, as the potential (``train.zolik_vec``); 0 = none."""
     obs_features: str = "hand"
@@ -61,138 +61,152 @@ class PPOConfig:
     action layer."""
     seed: int = 1
     """Seeds the deals, the seats, the pool's draws, the network and PPO's sampling."""
-    total_steps: int = 5_000_000
+    total_steps: int = Field(5_000_000, gt=0)
     """Learner decisions to train for (opponents' moves are not counted)."""
-    time_budget_minutes: float = 0.0
+    time_budget_minutes: float = Field(0.0, ge=0)
     """Wall-clock budget of a session (training and evaluation); 0 = none."""
-    num_envs: int = 256
+    num_envs: int = Field(256, gt=0)
     """Deals stepped together in the batched VecEnv."""
-    n_steps: int = 32
+    n_steps: int = Field(32, gt=0)
     """Steps per env per rollout (rollout = num_envs * n_steps decisions)."""
-    batch_size: int = 1024
-    n_epochs: int = 3
-    learning_rate: float = 1.0e-4
-    gamma: float = 0.998
-    gae_lambda: float = 0.95
-    clip_range: float = 0.2
-    ent_coef: float = 0.001
-    vf_coef: float = 0.5
-    max_grad_norm: float = 0.5
-    net_arch: tuple[int, ...] = (256, 256)
+    batch_size: int = Field(1024, gt=0)
+    """Minibatch size of a PPO update (at most a rollout)."""
+    n_epochs: int = Field(3, gt=0)
+    """Passes over each rollout per update."""
+    learning_rate: float = Field(1.0e-4, gt=0)
+    """Adam step size of PPO."""
+    gamma: float = Field(0.998, gt=0, le=1)
+    """Discount per learner decision."""
+    gae_lambda: float = Field(0.95, gt=0, le=1)
+    """GAE's bias-variance trade-off (1 = Monte Carlo returns)."""
+    clip_range: float = Field(0.2, gt=0)
+    """PPO's clip on the probability ratio."""
+    ent_coef: float = Field(0.001, ge=0)
+    """Weight of the entropy bonus."""
+    vf_coef: float = Field(0.5, ge=0)
+    """Weight of the value loss."""
+    max_grad_norm: float = Field(0.5, gt=0)
+    """Gradients are clipped to this norm."""
+    net_arch: IntTuple = (256, 256)
     """Hidden layers of the separate policy and value MLPs."""
-    pool: dict[str, float] = dataclasses.field(
+    pool: dict[str, float] = Field(
         default_factory=lambda: {"latest": 0.3, "past": 0.2, "planner": 0.3, "greedy": 0.2})
     """Opponent mix, drawn per seat and deal: ``latest`` (newest snapshot of the learner),
     ``past`` (an older snapshot, uniformly), baselines random, greedy, planner, and any
     agent spec (``pretrained:cz_2p``, ``ppo:PATH``, ``pkg.mod:factory``)."""
-    pool_focus: float = 1.0
+    pool_focus: float = Field(1.0, ge=0)
     """Prioritised self-play: each kind's weight is multiplied by ``(1 - win share)``
     to this power, the learner's recent win share against that kind (0 = fixed weights)."""
-    snapshot_every: int = 100_000
+    snapshot_every: int = Field(100_000, gt=0)
     """Add a snapshot of the learner to the pool every this many steps."""
-    pool_size: int = 8
+    pool_size: int = Field(8, gt=0)
     """Snapshots kept in the pool (the oldest leave first)."""
-    checkpoint_every: int = 200_000
+    checkpoint_every: int = Field(200_000, gt=0)
     """Save ``checkpoints/step_{N}.zip`` every this many steps (and always at exit)."""
-    eval_every: int = 300_000
+    eval_every: int = Field(300_000, ge=0)
     """Evaluate against ``eval_opponents`` every this many steps (and at the end); 0 = never."""
-    eval_opponents: tuple[str, ...] = ("greedy", "planner")
+    eval_opponents: StrTuple = ("greedy", "planner")
     """Opponents of the periodic duplicate-deal evaluation (held-out deal seeds): baselines
     or agent specs, as in ``pool``."""
-    eval_deals: int = 32
+    eval_deals: int = Field(32, gt=0)
     """Duplicate deals per evaluation and opponent."""
     teacher: str = "planner"
     """Warm start: ``planner`` or ``greedy`` plays every seat of deals on the batched core,
     the new network learns its moves and the returns (``train.imitation``) before PPO
     starts; ``""`` = start from random weights. Not used when resuming."""
-    teacher_decisions: int = 400_000
+    teacher_decisions: int = Field(400_000, gt=0)
     """Teacher decisions to learn from (cached in ``{run_root}/teacher_cache``)."""
-    teacher_epochs: int = 4
+    teacher_epochs: int = Field(4, gt=0)
     """Passes over the teacher's decisions."""
-    teacher_learning_rate: float = 1.0e-3
+    teacher_learning_rate: float = Field(1.0e-3, gt=0)
     """Adam step size of the warm start (PPO keeps ``learning_rate``)."""
-    dagger_decisions: int = 0
+    dagger_decisions: int = Field(0, ge=0)
     """DAgger round of the warm start: the cloned network plays this many decisions, the
     teacher labels each with its own move, and the network learns the teacher's and these
     samples together for ``dagger_epochs`` more passes (0 = no round)."""
-    dagger_epochs: int = 2
-    torch_threads: int = 2
+    dagger_epochs: int = Field(2, gt=0)
+    """Passes over the teacher's and the DAgger samples together."""
+    torch_threads: int = Field(2, gt=0)
     """Torch threads (the PPO update runs while the env waits, so it may use every core)."""
     progress: bool = True
     """Show a tqdm progress bar."""
     run_root: str = "runs"
+    """Folder the run dirs go into."""
 
     def rules(self) -> RuleSet:
         return make_rules(self.preset, self.players, self.rule_options)
 
+    @field_validator("exp_name")
+    @classmethod
+    def _plain_name(cls, name: str) -> str:
+        if not re.fullmatch(r"[A-Za-z0-9][\w.-]*", name):
+            raise ValueError("use letters, digits, _ . - (it names a folder inside run_root)")
+        return name
 
-def _check(cfg: PPOConfig) -> None:
-    cfg.rules()  # names bad presets, options and player counts
-    check_features(cfg.obs_features)
-    if cfg.plan_prior and not has_hand_features(cfg.obs_features):
-        raise ValueError(f"plan_prior needs obs_features: hand or hand+cards (got obs_features="
-                         f"{cfg.obs_features!r}); set plan_prior: false")
-    if cfg.reward not in REWARD_MODES:
-        raise ValueError(f"reward={cfg.reward!r}: choose from {REWARD_MODES}")
-    bad = sorted(k for k in cfg.pool if k not in SELF_KINDS and not is_agent_spec(k))
-    if bad:
-        raise ValueError(f"unknown pool entries {bad}: choose from {SELF_KINDS + BASELINES} "
-                         f"or an agent spec ({', '.join(SPEC_FORMS)})")
-    if any(float(w) < 0 for w in cfg.pool.values()) or sum(cfg.pool.values()) <= 0:
-        raise ValueError(f"pool weights must be >= 0 with a positive sum: {cfg.pool}")
-    unknown = sorted(k for k in cfg.eval_opponents if not is_agent_spec(k))
-    if unknown:
-        raise ValueError(f"unknown eval_opponents {unknown}: choose from {BASELINES} or an "
-                         f"agent spec ({', '.join(SPEC_FORMS)})")
-    if cfg.teacher and cfg.teacher not in TEACHERS:
-        raise ValueError(f"unknown teacher {cfg.teacher!r}: choose from {', '.join(TEACHERS)} "
-                         f"(or \"\" for no warm start)")
-    positive = ("total_steps", "num_envs", "n_steps", "batch_size", "n_epochs",
-                "snapshot_every", "pool_size", "checkpoint_every", "eval_deals", "torch_threads",
-                "teacher_decisions", "teacher_epochs", "teacher_learning_rate", "dagger_epochs",
-                "learning_rate", "clip_range", "max_grad_norm")
-    for name in positive:
-        if getattr(cfg, name) <= 0:
-            raise ValueError(f"{name} must be positive, got {getattr(cfg, name)}")
-    _check_ranges(cfg)
-    for name in ("eval_every", "time_budget_minutes", "pool_focus", "shaping", "ent_coef",
-                 "vf_coef", "dagger_decisions"):
-        if getattr(cfg, name) < 0:
-            raise ValueError(f"{name} must be >= 0, got {getattr(cfg, name)}")
+    @field_validator("net_arch")
+    @classmethod
+    def _layers(cls, widths: tuple[int, ...]) -> tuple[int, ...]:
+        if not widths or any(width <= 0 for width in widths):
+            raise ValueError("hidden layers must be one or more positive widths")
+        return widths
 
+    @field_validator("reward")
+    @classmethod
+    def _reward_mode(cls, reward: str) -> str:
+        if reward not in REWARD_MODES:
+            raise ValueError(f"choose from {', '.join(REWARD_MODES)}")
+        return reward
 
-def _check_ranges(cfg: PPOConfig) -> None:
-    """Values with a range or a relation to others (``_check`` has the sign rules)."""
-    if not re.fullmatch(r"[A-Za-z0-9][\w.-]*", cfg.exp_name):
-        raise ValueError(f"exp_name={cfg.exp_name!r}: use letters, digits, _ . - (it names a "
-                         f"folder inside run_root)")
-    for name in ("gamma", "gae_lambda"):
-        if not 0 < getattr(cfg, name) <= 1:
-            raise ValueError(f"{name} must be in (0, 1], got {getattr(cfg, name)}")
-    if any(width <= 0 for width in cfg.net_arch):
-        raise ValueError(f"net_arch layers must be positive, got {list(cfg.net_arch)}")
-    rollout = cfg.num_envs * cfg.n_steps
-    if cfg.batch_size > rollout:
-        raise ValueError(f"batch_size={cfg.batch_size} is larger than a rollout "
-                         f"(num_envs x n_steps = {rollout})")
+    @field_validator("obs_features")
+    @classmethod
+    def _feature_set(cls, features: str) -> str:
+        check_features(features)
+        return features
 
+    @field_validator("teacher")
+    @classmethod
+    def _teacher(cls, teacher: str) -> str:
+        if teacher and teacher not in TEACHERS:
+            raise ValueError(f"choose from {', '.join(TEACHERS)} (or \"\" for no warm start)")
+        return teacher
 
-def _weight(kind: Any, value: Any, source: str) -> float:
-    """A pool weight as a float; a ``ValueError`` naming a weight that is no number."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise ValueError(f"pool weight {kind}={value!r} is not a number (in {source})")
-    return float(value)
+    @field_validator("pool")
+    @classmethod
+    def _pool(cls, pool: dict[str, float]) -> dict[str, float]:
+        bad = sorted(k for k in pool if k not in SELF_KINDS and not is_agent_spec(k))
+        if bad:
+            raise ValueError(f"unknown entries {bad}: choose from {SELF_KINDS + BASELINES} "
+                             f"or an agent spec ({', '.join(SPEC_FORMS)})")
+        if any(w < 0 for w in pool.values()) or sum(pool.values()) <= 0:
+            raise ValueError("weights must be >= 0 with a positive sum")
+        return pool
+
+    @field_validator("eval_opponents")
+    @classmethod
+    def _eval_opponents(cls, names: tuple[str, ...]) -> tuple[str, ...]:
+        unknown = sorted(k for k in names if not is_agent_spec(k))
+        if unknown:
+            raise ValueError(f"unknown {unknown}: choose from {BASELINES} or an agent spec "
+                             f"({', '.join(SPEC_FORMS)})")
+        return names
+
+    @model_validator(mode="after")
+    def _fields_together(self) -> PPOConfig:
+        """The rules the fields make together."""
+        self.rules()  # names bad presets, options and player counts
+        if self.plan_prior and not has_hand_features(self.obs_features):
+            raise ValueError(f"plan_prior needs obs_features: hand or hand+cards (got "
+                             f"obs_features={self.obs_features!r}); set plan_prior: false")
+        rollout = self.num_envs * self.n_steps
+        if self.batch_size > rollout:
+            raise ValueError(f"batch_size={self.batch_size} is larger than a rollout "
+                             f"(num_envs x n_steps = {rollout})")
+        return self
 
 
 def make_config(raw: dict[str, Any], source: str = "config") -> PPOConfig:
     """``PPOConfig`` from a plain dict; unknown keys or bad values raise ``ValueError``."""
-    raw = dict(raw)
-    if "pool" in raw:
-        if not isinstance(raw["pool"], dict | None):
-            raise ValueError(f"pool={raw['pool']!r} is not a mapping of kind: weight (in "
-                             f"{source})")
-        raw["pool"] = {str(k): _weight(k, v, source) for k, v in (raw["pool"] or {}).items()}
-    return build(PPOConfig, raw, source, check=_check)
+    return build(PPOConfig, raw, source)
 
 
 def parse_overrides(pairs: list[str] | None) -> dict[str, Any]:

@@ -1,7 +1,7 @@
 """PPO recipe for solitaire Pět kostek: sb3-contrib MaskablePPO on the batched VecEnv.
 
 Read from top to bottom: ``DicePPOConfig`` (every knob, with a docstring), ``load_config``
-(YAML -> frozen dataclass through ``zolik_env.config_loader``; unknown keys are errors),
+(YAML -> a frozen, validated model, ``eval.config_model``; unknown keys are errors),
 ``run`` (train, checkpoint, log). The command is ``zolik dice train`` (``cli/dice.py``):
 
     zolik dice train --config configs/dice/ppo_forced.yaml [--seed 2]
@@ -14,7 +14,6 @@ A run dir ``runs/dice__{seed}__{time}`` holds ``config.yaml`` (resolved), ``prog
 from __future__ import annotations
 
 import csv
-import dataclasses
 import os
 import pathlib
 import sys
@@ -22,14 +21,16 @@ import time
 from typing import Any
 
 import yaml
+from pydantic import Field, field_validator, model_validator
 
+from eval.config_model import ConfigModel, IntTuple, build, plain_dict, read_values
 from train.runlog import newest_intact, truncate_csv
-from zolik_env.config_loader import build, plain_dict, read_values
 from zolik_env.dice import DiceRules
 
+LR_SCHEDULES = ("constant", "linear", "time_linear")
 
-@dataclasses.dataclass(frozen=True)
-class DicePPOConfig:
+
+class DicePPOConfig(ConfigModel):
     table: str = "classic"
     """Rules: ``classic`` or ``triple``."""
     joker: str = "forced"
@@ -40,34 +41,44 @@ class DicePPOConfig:
     """Rules: fill boxes top to bottom."""
     seed: int = 1
     """Seeds the games, the network and PPO's sampling."""
-    total_timesteps: int = 50_000_000
+    total_timesteps: int = Field(50_000_000, gt=0)
     """Upper bound on env steps (decisions); the time budget usually stops first."""
-    time_budget_minutes: float = 55.0
+    time_budget_minutes: float = Field(55.0, ge=0)
     """Wall-clock budget of the learning loop; 0 means unlimited."""
-    num_envs: int = 256
+    num_envs: int = Field(256, gt=0)
     """Games stepped together in the batched VecEnv."""
-    n_steps: int = 64
+    n_steps: int = Field(64, gt=0)
     """Steps per env per rollout (rollout = num_envs * n_steps decisions)."""
-    batch_size: int = 2048
-    n_epochs: int = 4
-    learning_rate: float = 3e-4
+    batch_size: int = Field(2048, gt=0)
+    """Minibatch size of a PPO update (at most a rollout)."""
+    n_epochs: int = Field(4, gt=0)
+    """Passes over each rollout per update."""
+    learning_rate: float = Field(3e-4, gt=0)
+    """Adam step size of PPO."""
     lr_schedule: str = "time_linear"
     """``constant``, ``linear`` (in steps) or ``time_linear`` (decays over the time budget)."""
-    gamma: float = 1.0
+    gamma: float = Field(1.0, gt=0, le=1)
     """The score is undiscounted; episodes last at most 39 decisions."""
-    gae_lambda: float = 0.95
-    clip_range: float = 0.2
-    ent_coef: float = 0.003
-    vf_coef: float = 0.5
-    max_grad_norm: float = 0.5
-    net_arch: tuple[int, ...] = (256, 256)
+    gae_lambda: float = Field(0.95, gt=0, le=1)
+    """GAE's bias-variance trade-off (1 = Monte Carlo returns)."""
+    clip_range: float = Field(0.2, gt=0)
+    """PPO's clip on the probability ratio."""
+    ent_coef: float = Field(0.003, ge=0)
+    """Weight of the entropy bonus."""
+    vf_coef: float = Field(0.5, ge=0)
+    """Weight of the value loss."""
+    max_grad_norm: float = Field(0.5, gt=0)
+    """Gradients are clipped to this norm."""
+    net_arch: IntTuple = (256, 256)
     """Hidden layers of the separate policy and value MLPs."""
-    reward_scale: float = 0.02
+    reward_scale: float = Field(0.02, gt=0)
     """Points are multiplied by this (1/50) before PPO sees them."""
-    checkpoint_every: int = 2_000_000
+    checkpoint_every: int = Field(2_000_000, gt=0)
     """Save a checkpoint every this many env steps."""
-    torch_threads: int = 1
+    torch_threads: int = Field(1, gt=0)
+    """Torch threads of the update."""
     run_root: str = "runs"
+    """Folder the run dirs go into."""
 
     def rules(self) -> DiceRules:
         return DiceRules(
@@ -77,36 +88,42 @@ class DicePPOConfig:
             fixed_order=self.fixed_order,
         )
 
+    @field_validator("lr_schedule")
+    @classmethod
+    def _schedule(cls, schedule: str) -> str:
+        if schedule not in LR_SCHEDULES:
+            raise ValueError(f"choose from {', '.join(LR_SCHEDULES)}")
+        return schedule
+
+    @field_validator("net_arch")
+    @classmethod
+    def _layers(cls, widths: tuple[int, ...]) -> tuple[int, ...]:
+        if not widths or any(width <= 0 for width in widths):
+            raise ValueError("hidden layers must be one or more positive widths")
+        return widths
+
+    @field_validator("run_root")
+    @classmethod
+    def _folder(cls, run_root: str) -> str:
+        if not run_root.strip():
+            raise ValueError("must name a folder")
+        return run_root
+
+    @model_validator(mode="after")
+    def _fields_together(self) -> DicePPOConfig:
+        """The rules the fields make together."""
+        self.rules()  # validates the rules options
+        rollout = self.num_envs * self.n_steps
+        if self.batch_size > rollout:
+            raise ValueError(f"batch_size={self.batch_size} is larger than a rollout "
+                             f"(num_envs x n_steps = {rollout})")
+        return self
+
 
 def load_config(path: str | pathlib.Path, **overrides: Any) -> DicePPOConfig:
-    """Read YAML into ``DicePPOConfig``; unknown keys raise ``ValueError``."""
-    return build(DicePPOConfig, read_values(path, overrides, skip_none=True), str(path),
-                 check=_check)
-
-
-def _check(cfg: DicePPOConfig) -> None:
-    """Values in range (the loader checked the types); ``ValueError`` naming the first bad one."""
-    cfg.rules()  # validates the rules options
-    if cfg.lr_schedule not in ("constant", "linear", "time_linear"):
-        raise ValueError(f"lr_schedule must be constant, linear or time_linear: {cfg.lr_schedule}")
-    for name in ("total_timesteps", "num_envs", "n_steps", "batch_size", "n_epochs",
-                 "learning_rate", "clip_range", "max_grad_norm", "reward_scale",
-                 "checkpoint_every", "torch_threads"):
-        if getattr(cfg, name) <= 0:
-            raise ValueError(f"{name} must be positive, got {getattr(cfg, name)}")
-    for name in ("time_budget_minutes", "ent_coef", "vf_coef"):
-        if getattr(cfg, name) < 0:
-            raise ValueError(f"{name} must be >= 0, got {getattr(cfg, name)}")
-    for name in ("gamma", "gae_lambda"):
-        if not 0 < getattr(cfg, name) <= 1:
-            raise ValueError(f"{name} must be in (0, 1], got {getattr(cfg, name)}")
-    if not cfg.net_arch or any(width <= 0 for width in cfg.net_arch):
-        raise ValueError(f"net_arch layers must be positive, got {list(cfg.net_arch)}")
-    if not str(cfg.run_root).strip():
-        raise ValueError("run_root must name a folder, got ''")
-    if cfg.batch_size > cfg.num_envs * cfg.n_steps:
-        raise ValueError(f"batch_size={cfg.batch_size} is larger than a rollout (num_envs x "
-                         f"n_steps = {cfg.num_envs * cfg.n_steps})")
+    """Read YAML into ``DicePPOConfig``; unknown keys and bad values raise ``ValueError``
+    naming them and the file."""
+    return build(DicePPOConfig, read_values(path, overrides, skip_none=True), str(path))
 
 
 def _callback(cfg: DicePPOConfig, run_dir: pathlib.Path, start: float,

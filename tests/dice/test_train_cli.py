@@ -95,14 +95,14 @@ def test_layering__core_imports_no_env_or_training_libraries():
 
 
 @pytest.mark.parametrize(("line", "message"), [
-    ("net_arch: [0]", r"net_arch layers must be positive, got \[0\]"),
-    ("net_arch: []", r"net_arch layers must be positive, got \[\]"),
-    ("ent_coef: -3", "ent_coef must be >= 0, got -3"),
-    ("vf_coef: -1", "vf_coef must be >= 0, got -1"),
-    ("gamma: 5", r"gamma must be in \(0, 1\], got 5"),
-    ("gae_lambda: 0", r"gae_lambda must be in \(0, 1\], got 0"),
-    ("time_budget_minutes: -1", "time_budget_minutes must be >= 0, got -1"),
-    ("run_root: ''", "run_root must name a folder, got ''"),
+    ("net_arch: [0]", r"net_arch=\[0\]: hidden layers must be one or more positive widths"),
+    ("net_arch: []", r"net_arch=\[\]: hidden layers must be one or more positive widths"),
+    ("ent_coef: -3", "ent_coef=-3 must be >= 0"),
+    ("vf_coef: -1", "vf_coef=-1 must be >= 0"),
+    ("gamma: 5", "gamma=5 must be <= 1"),
+    ("gae_lambda: 0", "gae_lambda=0 must be > 0"),
+    ("time_budget_minutes: -1", "time_budget_minutes=-1 must be >= 0"),
+    ("run_root: ''", "run_root='': must name a folder"),
 ])
 def test_load_config__values_out_of_range_name_the_file_and_the_value(tmp_path, line, message):
     path = tmp_path / "bad.yaml"

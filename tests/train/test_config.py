@@ -17,7 +17,7 @@ def test_configs__repo_configs_load():
         assert cfg.rules().num_players == cfg.players
 
 
-def test_configs__default_yaml_matches_dataclass_defaults():
+def test_configs__default_yaml_matches_model_defaults():
     assert to_dict(load_config("configs/ppo/cz_2p.yaml")) == to_dict(PPOConfig())
 
 
@@ -36,28 +36,29 @@ def test_config__unknown_key_is_an_error(tmp_path):
     ({"eval_opponents": ["ppo"]}, "eval_opponents"),
     ({"reward": "points"}, "reward"),
     ({"num_envs": 0}, "num_envs"),
-    ({"pool_focus": -1}, "pool_focus must be >= 0, got -1"),
-    ({"shaping": -0.5}, "shaping must be >= 0, got -0.5"),
-    ({"ent_coef": -0.1}, "ent_coef must be >= 0, got -0.1"),
-    ({"vf_coef": -1}, "vf_coef must be >= 0, got -1"),
-    ({"learning_rate": 0}, "learning_rate must be positive, got 0"),
-    ({"teacher": "oracle"}, "unknown teacher 'oracle'"),
-    ({"teacher_epochs": 0}, "teacher_epochs must be positive"),
+    ({"pool_focus": -1}, "pool_focus=-1 must be >= 0"),
+    ({"shaping": -0.5}, "shaping=-0.5 must be >= 0"),
+    ({"ent_coef": -0.1}, "ent_coef=-0.1 must be >= 0"),
+    ({"vf_coef": -1}, "vf_coef=-1 must be >= 0"),
+    ({"learning_rate": 0}, "learning_rate=0 must be > 0"),
+    ({"teacher": "oracle"}, "teacher='oracle': choose from planner, greedy"),
+    ({"teacher_epochs": 0}, "teacher_epochs=0 must be > 0"),
     ({"exp_name": "../../x"}, "exp_name='../../x': use letters"),
-    ({"gamma": 5}, r"gamma must be in \(0, 1\], got 5"),
-    ({"clip_range": -1}, "clip_range must be positive, got -1"),
-    ({"net_arch": [0]}, r"net_arch layers must be positive, got \[0\]"),
+    ({"gamma": 5}, "gamma=5 must be <= 1"),
+    ({"clip_range": -1}, "clip_range=-1 must be > 0"),
+    ({"net_arch": [0]}, r"net_arch=\[0\]: hidden layers must be one or more positive"),
     ({"batch_size": 100000}, "batch_size=100000 is larger than a rollout"),
     ({"eval_every": 1.5}, "eval_every=1.5 is not an integer"),
     ({"progress": "no"}, "progress='no' is not true or false"),
     ({"total_steps": 5.0}, "total_steps=5.0 is not an integer"),
     ({"num_envs": True}, "num_envs=True is not an integer"),
-    ({"net_arch": [64, "wide"]}, "'wide' is not an integer"),
+    ({"net_arch": [64, "wide"]}, r"net_arch=\[64, 'wide'\]: 'wide' at 1 is not an integer"),
     ({"learning_rate": "fast"}, "learning_rate='fast' is not a number"),
 ])
 def test_config__bad_values_are_errors(raw, match):
-    with pytest.raises(ValueError, match=match):
-        make_config(raw)
+    with pytest.raises(ValueError, match=match) as caught:
+        make_config(raw, "my.yaml")
+    assert str(caught.value).endswith("(in my.yaml)") and "\n" not in str(caught.value)
 
 
 def test_parse_overrides__yaml_values():

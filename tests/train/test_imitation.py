@@ -71,10 +71,10 @@ def test_collect__unknown_teacher_is_named():
 
 
 @pytest.mark.parametrize(("key", "value", "message"), [
-    ("teacher", "oracle", "unknown teacher 'oracle'"),
-    ("teacher_decisions", -5, "teacher_decisions must be positive"),
-    ("teacher_epochs", 0, "teacher_epochs must be positive"),
-    ("teacher_learning_rate", -1.0e-3, "teacher_learning_rate must be positive"),
+    ("teacher", "oracle", "teacher='oracle': choose from planner, greedy"),
+    ("teacher_decisions", -5, "teacher_decisions=-5 must be > 0"),
+    ("teacher_epochs", 0, "teacher_epochs=0 must be > 0"),
+    ("teacher_learning_rate", -1.0e-3, "teacher_learning_rate=-0.001 must be > 0"),
 ])
 def test_config__bad_warm_start_values_are_named(key, value, message):
     with pytest.raises(ValueError, match=message):
