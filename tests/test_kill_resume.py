@@ -1,6 +1,7 @@
 """A real ``kill -9`` in the middle of an evaluation and of a dice training run, then a
-resume: the evaluation's results equal those of an uninterrupted run, and the training
-log holds each step exactly once."""
+resume: the evaluation's results equal those of an uninterrupted run; the dice training
+run's weights and log equal those of an uninterrupted run, each step logged once (the
+Žolík training run's kill test is in ``tests/train/test_cli.py``)."""
 
 from __future__ import annotations
 
@@ -47,17 +48,22 @@ def test_eval__killed_then_resumed_gives_the_uninterrupted_results(tmp_path):
 
 
 @pytest.mark.slow
-def test_dice_train__killed_then_resumed_logs_each_step_once(tmp_path):
+def test_dice_train__killed_then_resumed_equals_an_uninterrupted_run(tmp_path):
+    from tests.train.test_ppo import _same_weights
+    from train import dice_ppo
+    from train.runlog import checkpoints, step_of
+
     config = tmp_path / "tiny.yaml"
     config.write_text(yaml.safe_dump({
         "num_envs": 16, "n_steps": 16, "batch_size": 64, "n_epochs": 1, "net_arch": [16],
         "checkpoint_every": 512, "total_timesteps": 1_000_000, "time_budget_minutes": 5,
-        "run_root": str(tmp_path / "runs")}))
+        "lr_schedule": "constant", "run_root": str(tmp_path / "runs")}))
     proc = subprocess.Popen([ZOLIK, "dice", "train", "--config", str(config)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     _kill_when(proc, lambda: len(list(tmp_path.glob("runs/*/checkpoints/step_*.zip"))) >= 2)
     assert proc.returncode == -signal.SIGKILL
     (run_dir,) = (tmp_path / "runs").iterdir()
+    killed_at = step_of(checkpoints(run_dir / "checkpoints")[-1])
     done = subprocess.run([ZOLIK, "dice", "train", "--resume", str(run_dir), "--minutes",
                            "0.1"], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-1000:]
@@ -66,3 +72,15 @@ def test_dice_train__killed_then_resumed_logs_each_step_once(tmp_path):
     assert len(steps) > 2 and steps == sorted(set(steps)), steps
     games = [int(row["games"]) for row in rows]
     assert games == sorted(games)  # counted on across the kill, not restarted
+    # a run never killed, stopped at the resumed run's newest checkpoint: the same weights
+    # and the same log (steps, games, mean score)
+    newest = checkpoints(run_dir / "checkpoints")[-1]
+    assert step_of(newest) > killed_at
+    whole = dice_ppo.run(dice_ppo.load_config(config, total_timesteps=step_of(newest),
+                                              run_root=str(tmp_path / "whole")))
+    assert _same_weights(newest, whole / "final.zip")
+    logged = [r for r in rows if int(r["steps"]) <= step_of(newest)]
+    uninterrupted = list(csv.DictReader((whole / "progress.csv").open()))
+    columns = ("steps", "games", "mean_score_last_1000")
+    assert [[r[c] for c in columns] for r in logged] == [
+        [r[c] for c in columns] for r in uninterrupted]

@@ -15,7 +15,6 @@ from __future__ import annotations
 import pathlib
 import sys
 import time
-from collections import defaultdict, deque
 from collections.abc import Callable
 from typing import Any
 
@@ -23,6 +22,7 @@ from stable_baselines3.common.callbacks import BaseCallback
 from tqdm import tqdm
 
 from agents.ppo import PPOPolicy
+from train import resume_state
 from train.config import PPOConfig
 from train.evaluate import append_rows, evaluate, format_table, plot_curve
 from train.selfplay import OpponentPool, PoolVecEnv
@@ -49,12 +49,13 @@ class TrainCallback(BaseCallback):
         super().__init__()
         self.cfg, self.run_dir, self.env, self.pool, self.save = cfg, run_dir, env, pool, save
         self.start, self.budget = start, 60 * budget_minutes
-        self.outcomes: dict[str, deque[tuple[float, float, float]]] = defaultdict(
-            lambda: deque(maxlen=500))
+        self.outcomes = pool.outcomes  # the learner's recent deals per opponent kind
         self.seconds = {"update": 0.0, "eval": 0.0, "rollout": 0.0}
         self.mark = time.perf_counter()
         self.bar: tqdm | None = None
         self.cache: dict[str, Any] = {}
+        self.resume_point: dict[str, Any] | None = None  # the state at this rollout's start
+        self.rollout_complete = False
 
     def _on_training_start(self) -> None:
         step, cfg = self.num_timesteps, self.cfg
@@ -78,9 +79,21 @@ class TrainCallback(BaseCallback):
         self.pool.add_snapshot(self.save(self.model, self.cfg, path))
 
     def _on_rollout_start(self) -> None:
+        """Between two updates: the point a resumed run can continue from exactly. Keep
+        its state (a session stopped inside this rollout saves it), and write the periodic
+        checkpoint here with it, or the state of a checkpoint the session started from
+        that has none (the warm start's ``step_0``)."""
         now = time.perf_counter()
         self.seconds["update"] += now - self.mark
-        self.mark = now
+        self.resume_point = resume_state.capture(self.model, self.model.get_env(), self.env)
+        step = self.num_timesteps
+        checkpoint = self.run_dir / "checkpoints" / f"step_{step}.zip"
+        if step >= self.next_ckpt or (
+                checkpoint.exists() and not resume_state.state_path(checkpoint).exists()):
+            self.save(self.model, self.cfg, checkpoint, self.resume_point)
+            self.next_ckpt = _next(step, self.cfg.checkpoint_every)
+        self.rollout_complete = False
+        self.mark = time.perf_counter()
 
     def _on_step(self) -> bool:
         for info in self.locals["infos"]:
@@ -96,9 +109,6 @@ class TrainCallback(BaseCallback):
             self.bar.update(100 * share - self.bar.n)
         elif self.bar is not None:
             self.bar.update(self.model.n_envs)
-        if step >= self.next_ckpt:
-            self.save(self.model, self.cfg, self.run_dir / "checkpoints" / f"step_{step}.zip")
-            self.next_ckpt = _next(step, self.cfg.checkpoint_every)
         if step >= self.next_snap:
             self._snapshot()
             self.next_snap = _next(step, self.cfg.snapshot_every)
@@ -125,6 +135,7 @@ class TrainCallback(BaseCallback):
         return rows
 
     def _on_rollout_end(self) -> None:
+        self.rollout_complete = True
         now = time.perf_counter()
         self.seconds["rollout"] += now - self.mark
         self.mark = now

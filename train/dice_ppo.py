@@ -18,16 +18,19 @@ import os
 import pathlib
 import sys
 import time
+from collections import deque
 from typing import Any
 
 import yaml
 from pydantic import Field, field_validator, model_validator
 
 from eval.config_model import ConfigModel, IntTuple, build, plain_dict, read_values
+from train import resume_state
 from train.runlog import newest_intact, truncate_csv
 from zolik_env.dice import DiceRules
 
 LR_SCHEDULES = ("constant", "linear", "time_linear")
+RECENT_GAMES = 1000  # the log's mean score is over the last this many games
 
 
 class DicePPOConfig(ConfigModel):
@@ -127,10 +130,10 @@ def load_config(path: str | pathlib.Path, **overrides: Any) -> DicePPOConfig:
 
 
 def _callback(cfg: DicePPOConfig, run_dir: pathlib.Path, start: float,
-              logged: dict[str, str] | None = None) -> Any:
-    """SB3 callback: time budget, checkpoints, CSV log and a tqdm progress bar. ``logged``
-    is the last log row of the sessions before (a resumed run continues its seconds and
-    games columns from there)."""
+              logged: dict[str, str] | None = None, recent: list[int] | None = None) -> Any:
+    """SB3 callback: time budget, checkpoints with their resume state, CSV log and a tqdm
+    progress bar. ``logged`` is the last log row of the sessions before (a resumed run
+    continues its seconds and games columns from there), ``recent`` their last scores."""
     seconds_before = float(logged["seconds"]) if logged else 0.0
     games_before = int(logged["games"]) if logged else 0
     from stable_baselines3.common.callbacks import BaseCallback
@@ -138,8 +141,11 @@ def _callback(cfg: DicePPOConfig, run_dir: pathlib.Path, start: float,
 
     class Callback(BaseCallback):
         def _on_training_start(self) -> None:
-            self.scores: list[int] = []
-            self.next_ckpt = self.num_timesteps + cfg.checkpoint_every
+            self.games = 0  # finished this session
+            self.recent: deque[int] = deque(recent or [], maxlen=RECENT_GAMES)
+            self.next_ckpt = _next_multiple(self.num_timesteps, cfg.checkpoint_every)
+            self.resume_point: dict[str, Any] | None = None
+            self.rollout_complete = False
             log = run_dir / "progress.csv"
             new = not log.exists()
             self.file = log.open("a", newline="")
@@ -153,27 +159,37 @@ def _callback(cfg: DicePPOConfig, run_dir: pathlib.Path, start: float,
                             unit="s" if self.timed else "step", mininterval=5,
                             file=sys.stderr)  # fmt: skip
 
+        def _on_rollout_start(self) -> None:
+            """Between two updates: keep the state a resumed run continues from; the
+            periodic checkpoint is written here, with it."""
+            self.resume_point = resume_state.capture(
+                self.model, self.model.get_env(), self.model.get_env().venv,
+                extra={"recent": list(self.recent)})
+            if self.num_timesteps >= self.next_ckpt:
+                _save(self.model, run_dir / "checkpoints" / f"step_{self.num_timesteps}.zip",
+                      self.resume_point)
+                self.next_ckpt = _next_multiple(self.num_timesteps, cfg.checkpoint_every)
+            self.rollout_complete = False
+
         def _on_step(self) -> bool:
             for info in self.locals["infos"]:
                 if "score" in info:
-                    self.scores.append(info["score"])
+                    self.recent.append(info["score"])
+                    self.games += 1
             if self.timed:
                 self.bar.update(min(self.bar.total, int(time.time() - start)) - self.bar.n)
             else:
                 self.bar.update(cfg.num_envs)
-            if self.num_timesteps >= self.next_ckpt:
-                _save(self.model, run_dir / "checkpoints" / f"step_{self.num_timesteps}.zip")
-                self.next_ckpt += cfg.checkpoint_every
             elapsed = time.time() - start
             return not (cfg.time_budget_minutes and elapsed > 60 * cfg.time_budget_minutes)
 
         def _on_rollout_end(self) -> None:
-            last = self.scores[-1000:]
-            mean = sum(last) / max(1, len(last))
+            self.rollout_complete = True
+            mean = sum(self.recent) / max(1, len(self.recent))
             elapsed = time.time() - start
             fps = self.num_timesteps / max(elapsed, 1e-9)
             self.csv.writerow([self.num_timesteps, round(seconds_before + elapsed, 1),
-                               games_before + len(self.scores), round(mean, 2), round(fps)])
+                               games_before + self.games, round(mean, 2), round(fps)])
             self.file.flush()
             self.bar.set_postfix(steps=self.num_timesteps, score=f"{mean:.1f}", refresh=False)
 
@@ -184,10 +200,17 @@ def _callback(cfg: DicePPOConfig, run_dir: pathlib.Path, start: float,
     return Callback()
 
 
-def _save(model: Any, path: pathlib.Path) -> None:
-    """Save atomically: a kill or a full disk never leaves a partial checkpoint."""
+def _next_multiple(step: int, every: int) -> int:
+    return (step // every + 1) * every
+
+
+def _save(model: Any, path: pathlib.Path, state: dict[str, Any] | None = None) -> None:
+    """Save atomically: a kill or a full disk never leaves a partial checkpoint. ``state``
+    (``train.resume_state``) is written first, so the checkpoint never lacks it."""
     tmp = path.with_name(f".{path.stem}.tmp.zip")
     try:
+        if state is not None:
+            resume_state.save(resume_state.state_path(path), state)
         model.save(tmp)
         os.replace(tmp, path)
     except OSError as error:
@@ -225,14 +248,21 @@ def run(cfg: DicePPOConfig, run_dir: pathlib.Path | None = None) -> pathlib.Path
         run_dir.mkdir(parents=True)
         (run_dir / "config.yaml").write_text(yaml.safe_dump(plain_dict(cfg), sort_keys=False))
     (run_dir / "checkpoints").mkdir(exist_ok=True)
-    env = VecMonitor(KostkyVecEnv(cfg.num_envs, cfg.rules(), cfg.seed, cfg.reward_scale, False))
+    raw = KostkyVecEnv(cfg.num_envs, cfg.rules(), cfg.seed, cfg.reward_scale, False)
+    env = VecMonitor(raw)
     model, step = newest_intact(run_dir / "checkpoints",
                                 lambda path: MaskablePPO.load(path, env=env, device="cpu"))
-    logged = None
+    logged, recent = None, None
     if resume and model is not None:
         model.learning_rate = _learning_rate(cfg, start)
         model._setup_lr_schedule()
         logged = truncate_csv(run_dir / "progress.csv", "steps", step)
+        saved = _saved_state(run_dir / "checkpoints" / f"step_{step}.zip", step)
+        if saved is not None:
+            resume_state.restore(model, env, raw, saved)
+            recent = saved["extra"]["recent"]
+        else:
+            model.set_env(env)  # fresh games from the seed
     else:
         model = MaskablePPO(
             "MlpPolicy", env, learning_rate=_learning_rate(cfg, start), n_steps=cfg.n_steps,
@@ -241,8 +271,31 @@ def run(cfg: DicePPOConfig, run_dir: pathlib.Path | None = None) -> pathlib.Path
             vf_coef=cfg.vf_coef, max_grad_norm=cfg.max_grad_norm, seed=cfg.seed, device="cpu",
             policy_kwargs={"net_arch": list(cfg.net_arch)},
         )  # fmt: skip
-    model.learn(cfg.total_timesteps - model.num_timesteps,
-                callback=_callback(cfg, run_dir, start, logged), reset_num_timesteps=not resume)
+    callback = _callback(cfg, run_dir, start, logged, recent)
+    try:
+        model.learn(cfg.total_timesteps - model.num_timesteps, callback=callback,
+                    reset_num_timesteps=not resume)
+    except KeyboardInterrupt:  # back to the rollout's start, saved with its state
+        if callback.resume_point is not None:
+            resume_state.rewind(model, callback.resume_point)
+            _save(model, run_dir / "checkpoints" / f"step_{model.num_timesteps}.zip",
+                  callback.resume_point)
+        print(f"interrupted: saved step {model.num_timesteps}; --resume {run_dir} continues")
+        raise
     _save(model, run_dir / "final.zip")
     return run_dir
+
+
+def _saved_state(checkpoint: pathlib.Path, step: int) -> dict[str, Any] | None:
+    """The resume state of ``checkpoint``; None (with a one-line warning) when it has none."""
+    try:
+        saved = resume_state.load(resume_state.state_path(checkpoint), step)
+    except Exception as error:  # damaged: resume as a checkpoint without state
+        saved, why = None, f"{type(error).__name__}: {error}"
+    else:
+        why = "none saved"
+    if saved is None:
+        print(f"warning: {checkpoint.name} has no resume state ({why}); the run continues "
+              f"with fresh games, not exactly as an uninterrupted run", file=sys.stderr)
+    return saved
 

@@ -81,6 +81,15 @@ class KostkyVecEnv(BatchedVecEnv):
             self.state = where_rows(done, fresh, self.state)
         return observe(self.rules, self.state, 0), rewards, done.copy(), infos
 
+    def get_state(self) -> dict[str, Any]:
+        """The games in progress and their seed counters (an exact resume,
+        ``train.resume_state``); ``set_state`` puts them back."""
+        return {"seed": self._seed, "episodes": self._episodes.copy(), "state": self.state}
+
+    def set_state(self, saved: dict[str, Any]) -> None:
+        self._seed, self._episodes = saved["seed"], saved["episodes"].copy()
+        self.state, self._ctx = saved["state"], None
+
     def action_masks(self) -> np.ndarray:
         """Legal actions ``(num_envs, A) bool``."""
         ctx = game.turn_context(self.rules, self.state)

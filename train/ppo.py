@@ -23,6 +23,7 @@ import json
 import os
 import pathlib
 import signal
+import sys
 import threading
 import time
 from typing import Any
@@ -32,6 +33,7 @@ import yaml
 from agents.hand_features import FEATURE_VERSION
 from agents.ppo import ScaledObs, obs_scale, write_meta
 from agents.ppo_net import LeanMaskablePolicy
+from train import resume_state
 from train.config import PPOConfig, make_config, to_dict
 from train.runlog import checkpoints, newest_intact, step_of, truncate_csv
 from train.selfplay import OpponentPool, PoolVecEnv
@@ -69,12 +71,16 @@ def read_config(run_dir: pathlib.Path) -> PPOConfig:
     return make_config(raw, str(run_dir / "config.yaml"))
 
 
-def save_checkpoint(model: Any, cfg: PPOConfig, path: pathlib.Path) -> pathlib.Path:
+def save_checkpoint(model: Any, cfg: PPOConfig, path: pathlib.Path,
+                    state: dict[str, Any] | None = None) -> pathlib.Path:
     """Save ``model`` (weights, optimizer, step count) and its rules sidecar, atomically:
-    a kill during the save leaves the previous checkpoints intact."""
+    a kill during the save leaves the previous checkpoints intact. ``state``
+    (``train.resume_state``) is written first, so the checkpoint never lacks it."""
     tmp = path.with_name(f".{path.stem}.tmp.zip")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
+        if state is not None:
+            resume_state.save(resume_state.state_path(path), state)
         model.save(tmp)
         write_meta(path, cfg.rules(), step=int(model.num_timesteps), seed=cfg.seed)
         os.replace(tmp, path)
@@ -119,12 +125,30 @@ def build(cfg: PPOConfig, run_dir: pathlib.Path) -> tuple[Any, PoolVecEnv, Oppon
     if model is not None:
         model.set_env(env)
         model.set_random_seed(seed)
+        saved = _saved_state(run_dir / "checkpoints" / f"step_{step}.zip", step)
+        if saved is not None:
+            resume_state.restore(model, env, raw, saved)
         truncate_logs(run_dir, step)
     else:
         model = _new_model(cfg, env)
         if cfg.teacher:
             warm_start(model, cfg, run_dir)
     return model, raw, pool
+
+
+def _saved_state(checkpoint: pathlib.Path, step: int) -> dict[str, Any] | None:
+    """The resume state of ``checkpoint``; None (with a one-line warning) when it has none:
+    the run then goes on with fresh deals and generators drawn from (seed, step)."""
+    try:
+        saved = resume_state.load(resume_state.state_path(checkpoint), step)
+    except Exception as error:  # damaged: resume as a checkpoint without state
+        saved, why = None, f"{type(error).__name__}: {error}"
+    else:
+        why = "none saved"
+    if saved is None:
+        print(f"warning: {checkpoint.name} has no resume state ({why}); the run continues "
+              f"with fresh deals, not exactly as an uninterrupted run", file=sys.stderr)
+    return saved
 
 
 def _newest_intact(folder: pathlib.Path) -> tuple[Any, int]:
@@ -217,13 +241,27 @@ def run(cfg: PPOConfig, run_dir: pathlib.Path | None = None,
                     reset_num_timesteps=False, progress_bar=False)
         finished = True
     except KeyboardInterrupt:
-        print(f"interrupted at step {model.num_timesteps}: saving a checkpoint")
+        print(f"interrupted at step {model.num_timesteps}: saving the checkpoint of this "
+              f"rollout's start")
     finally:
         if main_thread:
             signal.signal(signal.SIGTERM, previous)
-        last = save_checkpoint(model, cfg, run_dir / "checkpoints" /
-                               f"step_{model.num_timesteps}.zip")
+        last = _save_at_exit(model, cfg, run_dir, callback, finished)
         callback.close()
     if finished:
         last = save_checkpoint(model, cfg, run_dir / "final.zip")
     return RunResult(run_dir, int(model.num_timesteps), last, time.time() - start)
+
+
+def _save_at_exit(model: Any, cfg: PPOConfig, run_dir: pathlib.Path, callback: Any,
+                  finished: bool) -> pathlib.Path:
+    """The checkpoint at a session's end, with its resume state. After a last update the
+    run is between rollouts; stopped inside a rollout (the time budget, Ctrl-C, SIGTERM,
+    even inside an update) it goes back to that rollout's start, weights included."""
+    if (finished and callback.rollout_complete) or callback.resume_point is None:
+        state = resume_state.capture(model, model.get_env(), callback.env)
+    else:
+        state = callback.resume_point
+        resume_state.rewind(model, state)
+    return save_checkpoint(model, cfg, run_dir / "checkpoints" /
+                           f"step_{model.num_timesteps}.zip", state)

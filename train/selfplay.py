@@ -20,6 +20,7 @@ spent in opponent policies and in the env step (``seconds``) for the profile.
 from __future__ import annotations
 
 import time
+from collections import defaultdict, deque
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,7 @@ from zolik_env.rummy.state import State
 from zolik_env.seeds import TRAIN_SEED_LIMIT
 
 FOCUS_FLOOR = 0.05  # the least (1 - win share) a kind is weighted by in ``focus``
+OUTCOME_WINDOW = 500  # the learner's last deals per opponent kind that ``focus`` weighs
 
 
 def _outcome_name(kind: str) -> str:
@@ -58,6 +60,10 @@ class OpponentPool:
         for kind in sorted({*self.kinds, "random"} - {"latest", "past"}):
             self.baseline[kind] = self._add(make_agent(kind, rules), kind)
         self.snapshots: list[int] = []  # policy ids of the snapshots in the pool, oldest first
+        # the learner's last OUTCOME_WINDOW deals per opponent kind: (won, reward, opened);
+        # the training callback adds them, ``focus`` is given their win shares
+        self.outcomes: dict[str, deque[tuple[float, float, float]]] = defaultdict(
+            lambda: deque(maxlen=OUTCOME_WINDOW))
         self.seconds = 0.0  # spent in opponent policies
 
     def _add(self, policy: Any, name: str) -> int:
@@ -105,6 +111,23 @@ class OpponentPool:
             return self.snapshots[-1]
         return np.asarray(self.snapshots[:-1])[self.rng.integers(0, len(self.snapshots) - 1, n)]
 
+    def get_state(self) -> dict[str, Any]:
+        """The generator, the current mix and the snapshot ids (``set_state`` checks the
+        rebuilt pool holds the same snapshots)."""
+        return {"rng": self.rng.bit_generator.state, "weights": self.weights.copy(),
+                "snapshots": list(self.snapshots),
+                "outcomes": {kind: list(seen) for kind, seen in self.outcomes.items()}}
+
+    def set_state(self, saved: dict[str, Any]) -> None:
+        if saved["snapshots"] != self.snapshots:
+            raise ValueError(f"the pool's snapshots {self.snapshots} are not those saved "
+                             f"({saved['snapshots']}): pool/ lost or gained files")
+        self.rng.bit_generator.state = saved["rng"]
+        self.weights = saved["weights"].copy()
+        self.outcomes.clear()
+        for kind, seen in saved["outcomes"].items():
+            self.outcomes[kind].extend(seen)
+
     def prune(self, in_use: np.ndarray) -> None:
         """Free snapshots that left the pool and no deal still plays against."""
         keep = set(self.snapshots) | set(self.baseline.values()) | set(np.unique(in_use).tolist())
@@ -139,6 +162,13 @@ class PoolOpponents:
 
     def deal_info(self, row: int) -> dict[str, Any]:
         return {"opponent": self.pool.names[self.opp[row, 0]]}
+
+    def get_state(self) -> dict[str, Any]:
+        return {"opp": self.opp.copy(), "pool": self.pool.get_state()}
+
+    def set_state(self, saved: dict[str, Any]) -> None:
+        self.opp = saved["opp"].copy()
+        self.pool.set_state(saved["pool"])
 
 
 class PoolVecEnv(ZolikVecEnv):

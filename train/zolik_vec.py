@@ -233,6 +233,27 @@ class ZolikVecEnv(BatchedVecEnv):
         return (self._observe(self.state, self.learner), rewards.astype(np.float32),
                 done, infos)
 
+    def get_state(self) -> dict[str, Any]:
+        """The deals in progress and every generator and counter the next steps use (for
+        an exact resume, ``train.resume_state``); ``set_state`` puts them back."""
+        return {"seed": self._seed, "episodes": self._episodes.copy(),
+                "rng": self._rng.bit_generator.state, "learner": self.learner.copy(),
+                "start_points": self._start_points.copy(), "potential": self._potential.copy(),
+                "state": self.state, "num_decisions": self.num_decisions, "fresh": self._fresh,
+                "hook": self.hook.get_state() if hasattr(self.hook, "get_state") else None}
+
+    def set_state(self, saved: dict[str, Any]) -> None:
+        self._seed, self._episodes = saved["seed"], saved["episodes"].copy()
+        self._rng.bit_generator.state = saved["rng"]
+        self.learner = saved["learner"].copy()
+        self._start_points = saved["start_points"].copy()
+        self._potential = saved["potential"].copy()
+        self.state, self.num_decisions, self._fresh = saved["state"], saved["num_decisions"], \
+            saved["fresh"]
+        if saved["hook"] is not None:
+            self.hook.set_state(saved["hook"])  # type: ignore[attr-defined]
+        self._mask = None
+
     def action_masks(self) -> np.ndarray:
         """bool (num_envs, 2658): each learner's legal moves."""
         if self._mask is None:

@@ -13,7 +13,9 @@ import yaml
 
 from cli import train as cli
 from tests.train.conftest import TINY
+from tests.train.test_ppo import _same_weights
 from train import ppo
+from train.config import load_config
 
 
 def test_cli__config_with_overrides(tmp_path, capsys):
@@ -57,6 +59,12 @@ def test_cli__kill_9_then_resume(tmp_path):
     steps = [int(row["time/total_timesteps"])
              for log in sessions for row in csv.DictReader(log.open())]
     assert steps and steps == sorted(set(steps)), steps
+    # and the weights are those of a run never killed, at the resumed run's last checkpoint
+    newest = ppo.checkpoints(run_dir / "checkpoints")[-1]
+    whole = ppo.run(load_config(path, {"run_root": str(tmp_path / "whole"),
+                                       "total_steps": ppo.step_of(newest)}))
+    assert whole.steps == ppo.step_of(newest)
+    assert _same_weights(newest, whole.final)
 
 
 def test_main_job__trains_evaluates_and_prints_the_table(tmp_path, capsys):

@@ -5,6 +5,7 @@ import csv
 import io
 import pathlib
 import re
+import shutil
 import zipfile
 
 import numpy as np
@@ -14,7 +15,7 @@ from sb3_contrib import MaskablePPO
 
 from agents.registry import make_agent
 from tests.train.conftest import tiny_config
-from train import ppo
+from train import ppo, resume_state
 from zolik_env.envs.zolik_common import make_rules
 from zolik_env.rummy import game
 from zolik_env.rummy.observe import observe
@@ -127,8 +128,53 @@ def test_run__ctrl_c_saves_a_checkpoint_and_no_final(tmp_path, monkeypatch):
 
     monkeypatch.setattr(TrainCallback, "_on_step", interrupted)
     result = ppo.run(tiny_config(tmp_path, eval_every=0))
-    assert result.steps == 80 and result.final.name == "step_80.zip" and result.final.exists()
+    # stopped inside the rollout that began at step 64: its start is saved, with its state
+    assert result.steps == 64 and result.final.name == "step_64.zip" and result.final.exists()
+    assert resume_state.state_path(result.final).exists()
     assert not (result.run_dir / "final.zip").exists()
+
+
+def _weights(checkpoint):
+    model = MaskablePPO.load(checkpoint, device="cpu")
+    return model.policy.state_dict(), model.policy.optimizer.state_dict()["state"]
+
+
+def _same_weights(a, b):
+    (net_a, adam_a), (net_b, adam_b) = _weights(a), _weights(b)
+    return net_a.keys() == net_b.keys() and all(torch.equal(net_a[k], net_b[k]) for k in net_a) \
+        and all(torch.equal(adam_a[k]["exp_avg"], adam_b[k]["exp_avg"]) for k in adam_a)
+
+
+def test_resume__a_stopped_and_resumed_run_equals_an_uninterrupted_one(tmp_path, monkeypatch,
+                                                                        capsys):
+    from train.callbacks import TrainCallback
+
+    changes = {"total_steps": 320, "eval_every": 64, "pool_focus": 1.0}
+    whole = ppo.run(tiny_config(tmp_path / "whole", **changes))
+    on_step = TrainCallback._on_step
+
+    def stopped_at_150(self):  # inside the third rollout (128..192), after the eval at 128
+        if self.num_timesteps >= 150:
+            raise KeyboardInterrupt
+        return on_step(self)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(TrainCallback, "_on_step", stopped_at_150)
+        first = ppo.run(tiny_config(tmp_path / "parts", **changes))
+    assert first.steps == 128
+    spare = tmp_path / "no_state"  # the same stopped run, its resume state lost
+    shutil.copytree(first.run_dir, spare)
+    resume_state.state_path(spare / "checkpoints" / "step_128.zip").unlink()
+    resumed = ppo.run(ppo.read_config(first.run_dir), first.run_dir)
+    assert resumed.steps == whole.steps == 320
+    assert _same_weights(resumed.final, whole.final)
+    for step in (192, 256):  # and every checkpoint on the way
+        name = f"checkpoints/step_{step}.zip"
+        assert _same_weights(first.run_dir / name, whole.run_dir / name)
+    # the test can fail: without the state the run goes on with other deals
+    other = ppo.run(ppo.read_config(spare), spare)
+    assert "has no resume state" in capsys.readouterr().err
+    assert not _same_weights(other.final, whole.final)
 
 
 @pytest.mark.parametrize("name", ["cz_4p", "sk_2p", "jolly_2p"])
