@@ -1,6 +1,7 @@
 """No hidden information reaches a seat: counterfactual states that differ only in what
-a seat cannot see give it the same observation, legal moves, text view and table image,
-and the Gymnasium env's learner the same observation and info entries.
+a seat cannot see give it the same observation, legal moves, text view, table image and
+replay view (``zolik replay --seat``, on a move legal in both), and the Gymnasium env's
+learner the same observation and info entries.
 
 A counterfactual trades one card a seat cannot see, held by another seat since before
 the current turn, with a stock card of another kind, in that hand and, for the seat to
@@ -11,9 +12,10 @@ The checker is shown to fail on planted leaks, one per place hidden cards live.
 import numpy as np
 import pytest
 
+from zolik_env.envs import replay
 from zolik_env.envs.zolik_aec import raw_env
 from zolik_env.envs.zolik_image import table_image
-from zolik_env.rummy import game, options, render
+from zolik_env.rummy import actions, game, options, render
 from zolik_env.rummy.observe import observe
 
 
@@ -47,14 +49,27 @@ def hidden_swap(state, seat, rng):
     return type(state)(**d)
 
 
-def seat_views(rules, state, seat, observe_fn=observe, mask_fn=game.legal_action_mask):
-    """Everything the kit shows ``seat`` of a batch-of-one state."""
+def seat_views(rules, state, seat, move=None, observe_fn=observe,
+               mask_fn=game.legal_action_mask, replay_fn=replay.seat_text):
+    """Everything the kit shows ``seat`` of a batch-of-one state; with ``move`` (a move
+    string), also the line the seat's replay view shows for that move."""
     views = {"observation": observe_fn(rules, state, seat)[0],
              "text": render.render(rules, state, 0, seat),
              "image": table_image(rules, state, seat)}
     if int(state.current[0]) == seat and not state.done[0]:
         views["mask"] = mask_fn(rules, state)[0]
+    if move is not None:
+        views["replay"] = replay_fn(rules, state, seat, move)
     return views
+
+
+def common_move(rules, state, other):
+    """A move legal in both states (the replay view is compared on the same move), or None."""
+    if state.done[0]:
+        return None
+    both = np.flatnonzero(game.legal_action_mask(rules, state)[0]
+                          & game.legal_action_mask(rules, other)[0])
+    return actions.action_to_string(int(both[-1])) if both.size else None
 
 
 def first_leak(rules, states, rng, **fns):
@@ -67,8 +82,9 @@ def first_leak(rules, states, rng, **fns):
             if other is None:
                 continue
             compared += 1
-            before, after = seat_views(rules, state, seat, **fns), seat_views(rules, other, seat,
-                                                                            **fns)
+            move = common_move(rules, state, other)
+            before = seat_views(rules, state, seat, move, **fns)
+            after = seat_views(rules, other, seat, move, **fns)
             for name in before:
                 if not np.array_equal(before[name], after[name]):
                     return (i, seat, name), compared
@@ -146,6 +162,39 @@ def test_no_peek__a_planted_leak_is_caught(field, rows):
     leak, _ = first_leak(rules, sampled_states(rules), np.random.default_rng(1),
                          observe_fn=_leaky_observe(field, rows))
     assert leak is not None and leak[2] == "observation"
+
+
+def test_no_peek__a_replay_view_that_shows_every_hand_is_caught():
+    rules = options.preset("cz", num_players=3, max_turns=60)
+
+    def spectator_replay(rules, state, seat, move):  # the table of a spectator: every hand
+        return f"{render.render(rules, state, 0)}\n> {move}"
+
+    leak, _ = first_leak(rules, sampled_states(rules), np.random.default_rng(1),
+                         replay_fn=spectator_replay)
+    assert leak is not None and leak[2] == "replay"
+
+
+def _hand_lines(text):
+    """The hand lines of each seat in a printed replay (``seat N (opened): ...``)."""
+    return {seat: [line for line in text.splitlines() if line.startswith(f"seat {seat} (")]
+            for seat in range(3)}
+
+
+def test_replay__the_seat_view_prints_only_that_seats_hand(capsys):
+    rules = options.preset("sk", num_players=3, max_turns=40)
+    records = replay.record_random(rules, 987_654_321).records
+    count = replay.print_game(records, seat=1)
+    out = capsys.readouterr().out
+    assert count > 0 and out.count("> seat ") == count
+    hands = _hand_lines(out)
+    assert hands[1] and all(not line.endswith(" cards") for line in hands[1])
+    assert hands[0] and all(line.endswith(" cards") for line in hands[0] + hands[2])
+    assert str(records[1]["seed"]) not in out
+    replay.print_game(records, table=True)  # the spectator's view shows every hand
+    assert any(not line.endswith(" cards") for line in _hand_lines(capsys.readouterr().out)[0])
+    with pytest.raises(ValueError, match="seat 3 is not a seat"):
+        replay.print_game(records, seat=3)
 
 
 def test_no_peek__a_mask_that_reads_the_stock_is_caught():

@@ -186,13 +186,28 @@ def record_random(rules: options.RuleSet, seed: int) -> Recorder:
     return recorder
 
 
-def print_game(records: list[dict[str, Any]], table: bool = False) -> int:
-    """Print the game turn by turn; returns the number of moves replayed."""
+def seat_text(rules: options.RuleSet, state: State, seat: int, move: str) -> str:
+    """One replayed move as ``seat`` saw it: the table before the move from that seat (its
+    own hand, the others' card counts) and the move, which every seat sees. The replay
+    view of ``zolik replay FILE --seat N`` is made of these; the no-peek test compares them
+    under counterfactual hidden cards (``tests/envs/test_no_peek.py``)."""
+    return f"{render(rules, state, 0, seat)}\n> seat {int(state.current[0])}: {move}"
+
+
+def print_game(records: list[dict[str, Any]], table: bool = False,
+               seat: int | None = None) -> int:
+    """Print the game turn by turn; returns the number of moves replayed. With ``seat``,
+    the game as that seat saw it: the table before each move from its seat (``seat_text``,
+    the only hand shown is its own); deal seeds are never printed."""
     rules = rules_of(records[0])
+    if seat is not None and not 0 <= seat < rules.num_players:
+        raise ValueError(f"seat {seat} is not a seat of this {rules.num_players}-player game")
     print(f"{rules.name}, {rules.num_players} players, options {records[0]['rule_options']}")
     names = records[0].get("agents") or []
     if names:
         print("seats: " + ", ".join(f"{s} {name}" for s, name in enumerate(names)))
+    if seat is not None:
+        return _print_seat_view(rules, records, seat)
     key: tuple[int, int, int] | None = None
     words: list[str] = []
     last: State | None = None
@@ -215,6 +230,18 @@ def print_game(records: list[dict[str, Any]], table: bool = False) -> int:
         if table:
             last = game.step(rules, step.state, [step.action])[0]
     flush()
+    return _print_results(records, count)
+
+
+def _print_seat_view(rules: options.RuleSet, records: list[dict[str, Any]], seat: int) -> int:
+    count = 0
+    for step in replay(records):
+        print(f"deal {step.deal}\n{seat_text(rules, step.state, seat, step.move)}\n")
+        count += 1
+    return _print_results(records, count)
+
+
+def _print_results(records: list[dict[str, Any]], count: int) -> int:
     for rec in records:
         if rec["kind"] == "result":
             winner = f"seat {rec['winner']} went out" if rec["winner"] >= 0 else "no winner"
