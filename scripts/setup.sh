@@ -8,6 +8,15 @@ cd "$(dirname "$0")/.."
 VENV=.venv
 STAMP="$VENV/.zolik-installed"
 want="$(sha256sum pyproject.toml | cut -d' ' -f1)"
+# The web table's browser test drives the OS's Chromium (Debian's package) with Playwright.
+if ! command -v chromium >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
+    echo "[setup] installing chromium (the web table's browser test)" >&2
+    SUDO=(); [[ "$(id -u)" != 0 ]] && SUDO=(sudo -n)
+    "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >/dev/null \
+        || { "${SUDO[@]}" apt-get update -q >/dev/null \
+             && "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >/dev/null; } \
+        || echo "[setup] warning: could not install chromium; the browser test will fail" >&2
+fi
 if [[ -f "$STAMP" && "$(cat "$STAMP")" == "$want" ]]; then
     exit 0
 fi
@@ -31,7 +40,7 @@ fi
 PIP=("$VENV/bin/python" -m pip install --quiet --disable-pip-version-check)
 echo "[setup] installing torch==2.13.0 (CPU build)" >&2
 "${PIP[@]}" "torch==2.13.0"
-echo "[setup] installing zolik with training and test extras" >&2
-"${PIP[@]}" -e ".[train,dev]"
+echo "[setup] installing zolik with training, web table and test extras" >&2
+"${PIP[@]}" -e ".[train,play,dev]"
 echo "$want" > "$STAMP"
 echo "[setup] done" >&2

@@ -1,0 +1,63 @@
+"""``zolik play``: play Žolík against the kit's agents in the browser.
+
+    zolik play                                   cz, 2 players, against the planner
+    zolik play --preset sk --players 3 --opponents greedy pretrained:cz_2p
+    zolik play --no-browser --port 8765          serve only; open the printed address
+
+The server listens on 127.0.0.1 (this machine only). Games are saved as JSONL replays in
+``--games`` (default ``runs/table``) after every move: a closed tab or a restarted server
+continues where it was. ``zolik replay FILE`` prints a finished one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import pathlib
+import threading
+import webbrowser
+
+from agents.registry import make_agent
+from zolik_env.rummy import options
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="zolik play", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--preset", default="cz", choices=options.PRESETS)
+    parser.add_argument("--players", type=int, default=2, choices=[2, 3, 4])
+    parser.add_argument("--opponents", nargs="+", default=["planner"],
+                        help="agent specs for the other seats (one for all, or one each)")
+    parser.add_argument("--seed", type=int, default=None, help="deal seed (default: random)")
+    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--games", default="runs/table", help="folder the games are saved in")
+    parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    args = parser.parse_args(argv)
+    if not 1 <= args.port <= 65535:
+        parser.error(f"--port must be in 1..65535, got {args.port}")
+    if len(args.opponents) not in (1, args.players - 1):
+        parser.error(f"--opponents: give one spec or {args.players - 1}, got {args.opponents}")
+    rules = options.preset(args.preset, num_players=args.players)
+    for spec in args.opponents:  # named before the server starts
+        try:
+            make_agent(spec, rules)
+        except ValueError as err:
+            parser.error(f"--opponents {spec}: {err}")
+    try:
+        import uvicorn
+
+        from eval.web.server import create_app
+    except ImportError as err:
+        parser.error(f"the web table needs the [play] extra: pip install -e '.[play]' ({err})")
+    app = create_app(pathlib.Path(args.games), {
+        "preset": args.preset, "players": args.players, "opponents": args.opponents,
+        **({"seed": args.seed} if args.seed is not None else {})})
+    url = f"http://127.0.0.1:{args.port}/"
+    print(f"the table is at {url} (Ctrl-C stops the server; games are saved in {args.games})")
+    if not args.no_browser:
+        threading.Timer(1.0, webbrowser.open, args=(url,)).start()
+    uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,149 @@
+"""The web table's server: a Starlette app with a small JSON API and one plain page.
+
+    GET  /                          the page (plain HTML, CSS and JS; no build step)
+    GET  /api/settings              the settings ``zolik play`` was started with
+    POST /api/games                 {preset, players, opponents, seed} -> the view + token
+    GET  /api/games/{id}            the human seat's view          (header X-Seat-Token)
+    POST /api/games/{id}/move       {"action": id or "discard 6H"} -> the view
+    GET  /api/games/{id}/hint       ?agent=planner -> the move that agent would make
+    GET  /api/games/{id}/replay     the game so far as a JSONL replay, once the deal is over
+
+Every game request carries the seat's token (``X-Seat-Token``), an unguessable string
+given when the game is made; without it the game does not exist for the caller (404, as
+for an unknown id). A bad request is a 4xx with ``{"error": reason}`` and changes
+nothing; a bot that raises is a 500 with the reason, and the game stays as it was.
+Games are saved after every move (``session.TableGame``) and read back after a restart.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import pathlib
+import threading
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from eval.web.session import MoveError, TableGame
+
+STATIC = pathlib.Path(__file__).parent / "static"
+
+
+class HttpError(Exception):
+    def __init__(self, status: int, reason: str) -> None:
+        super().__init__(reason)
+        self.status, self.reason = status, reason
+
+
+class Tables:
+    """The games this server holds (read back from ``folder`` on first use after a
+    restart) and the API's handlers over them."""
+
+    def __init__(self, folder: pathlib.Path, defaults: dict[str, Any]) -> None:
+        self.folder, self.defaults = folder, defaults
+        self.games: dict[str, TableGame] = {}
+        self.lock = threading.Lock()  # one request changes games at a time (bots are slow)
+
+    def table_of(self, request: Request) -> TableGame:
+        """The game of the request's path, if its ``X-Seat-Token`` is that game's."""
+        game_id = request.path_params["game_id"]
+        table = self.games.get(game_id)
+        if table is None:
+            try:
+                table = self.games[game_id] = TableGame.load(self.folder, game_id)
+            except (KeyError, OSError, ValueError):
+                raise HttpError(404, f"no game {game_id!r}") from None
+        token = request.headers.get("x-seat-token", "")
+        if not hmac.compare_digest(token.encode(), table.token.encode()):
+            raise HttpError(404, f"no game {game_id!r}")  # a wrong token learns nothing
+        return table
+
+    async def page(self, request: Request) -> Response:
+        return FileResponse(STATIC / "index.html")
+
+    async def settings(self, request: Request) -> Response:
+        return JSONResponse(self.defaults)
+
+    async def new_game(self, request: Request) -> Response:
+        body = {**self.defaults, **await body_of(request)}
+        unknown = sorted(set(body) - {"preset", "players", "opponents", "seed"})
+        if unknown:
+            raise HttpError(400, f"unknown settings {unknown}")
+        try:
+            with self.lock:
+                table = TableGame.new(self.folder, body.get("preset", "cz"),
+                                      body.get("players", 2), body.get("opponents"),
+                                      body.get("seed"))
+        except (ValueError, TypeError) as err:
+            raise HttpError(400, str(err)) from None
+        self.games[table.game_id] = table
+        return JSONResponse({**table.view(), "token": table.token})
+
+    async def get_game(self, request: Request) -> Response:
+        return JSONResponse(self.table_of(request).view())
+
+    async def move(self, request: Request) -> Response:
+        table, body = self.table_of(request), await body_of(request)
+        if "action" not in body:
+            raise HttpError(400, "give the move as {\"action\": id or \"discard 6H\"}")
+        with self.lock:
+            try:
+                return JSONResponse(table.move(body["action"]))
+            except MoveError as err:
+                raise HttpError(400, str(err)) from None
+            except Exception as err:  # a bot failed: the game is as it was
+                raise HttpError(500, f"a bot failed: {type(err).__name__}: {err}") from None
+
+    async def hint(self, request: Request) -> Response:
+        table = self.table_of(request)
+        try:
+            with self.lock:
+                return JSONResponse(table.hint(request.query_params.get("agent", "planner")))
+        except (MoveError, ValueError) as err:
+            raise HttpError(400, str(err)) from None
+
+    async def saved_replay(self, request: Request) -> Response:
+        table = self.table_of(request)
+        if not table.state.done[0]:  # the seed would show the hidden cards of a live deal
+            raise HttpError(403, "the replay is given once the deal is over")
+        return PlainTextResponse(table.recorder.dumps(), media_type="application/x-ndjson")
+
+
+async def body_of(request: Request) -> dict[str, Any]:
+    """The request's JSON object; a 400 naming what is wrong with it."""
+    try:
+        body = json.loads(await request.body() or b"{}")
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        raise HttpError(400, f"malformed JSON: {err}") from None
+    if not isinstance(body, dict):
+        raise HttpError(400, "the request body must be a JSON object")
+    return body
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HttpError)
+    return JSONResponse({"error": exc.reason}, status_code=exc.status)
+
+
+def create_app(folder: pathlib.Path, defaults: dict[str, Any] | None = None) -> Starlette:
+    """The app; games are saved in ``folder``; ``defaults`` fill a new game's settings
+    (``preset``, ``players``, ``opponents``, ``seed``: what ``zolik play`` was given)."""
+    tables = Tables(folder, dict(defaults or {}))
+    routes = [
+        Route("/", tables.page),
+        Route("/api/settings", tables.settings),
+        Route("/api/games", tables.new_game, methods=["POST"]),
+        Route("/api/games/{game_id}", tables.get_game),
+        Route("/api/games/{game_id}/move", tables.move, methods=["POST"]),
+        Route("/api/games/{game_id}/hint", tables.hint),
+        Route("/api/games/{game_id}/replay", tables.saved_replay),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    app = Starlette(routes=routes, exception_handlers={HttpError: _http_error})
+    app.state.games = tables.games  # the live games by id (tests reach a table through it)
+    return app

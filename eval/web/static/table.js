@@ -1,0 +1,177 @@
+// The web table's page: talks to the JSON API of eval/web/server.py; every move it
+// offers comes from the view's "moves" (the core's legal-action mask).
+"use strict";
+const SUITS = "SHDC";
+const RANKS = "A23456789TJQK";
+let game = JSON.parse(localStorage.getItem("zolik-game") || "null");  // {id, token}
+let view = null;
+let sortBy = "suit";
+let selected = [];  // indices into view.hand
+let queue = [];     // bot moves still to show
+let skipping = false;
+
+const $ = (id) => document.getElementById(id);
+
+async function api(method, path, body) {
+  const headers = {"Content-Type": "application/json"};
+  if (game) headers["X-Seat-Token"] = game.token;
+  const response = await fetch(path, {method, headers, body: body ? JSON.stringify(body) : undefined});
+  const data = await response.json();
+  if (!response.ok) throw new Error(data.error || response.statusText);
+  return data;
+}
+
+function cardNode(text, tag = "span") {
+  const node = document.createElement(tag);
+  node.className = "card";
+  node.textContent = text;
+  if (text.startsWith("JK")) node.classList.add("joker");
+  else if ("HD".includes(text.slice(-1))) node.classList.add("red");
+  return node;
+}
+
+function cardKey(text) {
+  if (text.startsWith("JK")) return [9, 99];
+  const suit = SUITS.indexOf(text.slice(-1)), rank = RANKS.indexOf(text[0]);
+  return sortBy === "suit" ? [suit, rank] : [rank, suit];
+}
+
+function sortedHand() {
+  return view.hand.map((c, i) => [c, i]).sort((a, b) => {
+    const ka = cardKey(a[0]), kb = cardKey(b[0]);
+    return ka[0] - kb[0] || ka[1] - kb[1];
+  });
+}
+
+function moveUsesSelection(move) {
+  const words = move.text.split(" ");
+  return selected.every((i) => words.includes(view.hand[i]));
+}
+
+function render() {
+  if (!view) return;
+  const status = view.done
+    ? `deal over: ${view.winner >= 0 ? "seat " + view.winner + " went out" : "no winner"}; scores ${view.scores.join(", ")}`
+    : (view.current === view.seat ? `your turn: ${view.phase}` : `seat ${view.current} is playing`);
+  $("status").textContent = `${view.rules}, you are seat ${view.seat}. ${status}`;
+  $("seats").replaceChildren(...view.seats.map((s) => {
+    const div = document.createElement("div");
+    div.className = "seat" + (s.seat === view.current && !view.done ? " to-act" : "");
+    const who = s.seat === view.seat ? "you" : (view.bots[s.seat] || "");
+    div.textContent = `seat ${s.seat} (${who}): ${s.cards} cards, ${s.opened ? "opened" : "not opened"}` +
+      (s.known.length ? `; took ${s.known.join(" ")}` : "");
+    return div;
+  }));
+  const piles = [document.createTextNode(`stock ${view.stock}  discard (newest right): `)];
+  view.discard.slice(-5).forEach((c) => piles.push(cardNode(c)));
+  if (view.bottom) { piles.push(document.createTextNode("  bottom card: ")); piles.push(cardNode(view.bottom)); }
+  $("piles").replaceChildren(...piles);
+  // the melds the selected cards fit: slots of the lay-offs that use them ("layoff 6H on 3")
+  const fitting = new Set(view.moves.filter((m) => m.group === "lay" && selected.length && moveUsesSelection(m))
+    .map((m) => Number(m.text.split(" ")[3])));
+  $("melds").replaceChildren(...view.melds.map((m) => {
+    const div = document.createElement("div");
+    div.className = "meld";
+    div.dataset.slot = m.slot;
+    if (fitting.has(m.slot)) div.classList.add("fits");
+    m.cards.forEach((c) => div.appendChild(cardNode(c)));
+    return div;
+  }));
+  $("hand").replaceChildren(...sortedHand().map(([c, i]) => {
+    const node = cardNode(c, "button");
+    if (selected.includes(i)) node.classList.add("selected");
+    node.onclick = () => { selected = selected.includes(i) ? selected.filter((j) => j !== i) : [...selected, i]; render(); };
+    return node;
+  }));
+  $("moves").replaceChildren(...view.moves.map((m) => {
+    const button = document.createElement("button");
+    button.className = "move";
+    button.textContent = m.text;
+    button.dataset.id = m.id;
+    if (selected.length && !moveUsesSelection(m)) button.classList.add("dim");
+    button.onclick = () => play(m.id);
+    return button;
+  }));
+  $("log-list").replaceChildren(...view.log.map((e) => {
+    const li = document.createElement("li");
+    li.textContent = `seat ${e.seat}: ${e.move}`;
+    return li;
+  }));
+  $("sort").textContent = `sort: ${sortBy}`;
+  $("log").scrollTop = $("log").scrollHeight;
+}
+
+function wait(ms) { return new Promise((done) => setTimeout(done, ms)); }
+
+async function show(next) {
+  // the bots' moves one by one at a readable pace, unless skipped
+  const played = next.played || [];
+  skipping = false;
+  for (let k = 0; k < played.length && !skipping; k++) {
+    $("status").textContent = `seat ${played[k].seat}: ${played[k].move}`;
+    await wait(450);
+  }
+  view = next;
+  selected = [];
+  render();
+  const first = document.querySelector(".move:not(.dim)");
+  if (first) first.focus();
+}
+
+async function play(action) {
+  $("error").textContent = "";
+  $("hint-text").textContent = "";
+  try { await show(await api("POST", `/api/games/${game.id}/move`, {action})); }
+  catch (err) { $("error").textContent = err.message; }
+}
+
+async function newGame(event) {
+  event.preventDefault();
+  const form = new FormData($("settings"));
+  const body = {preset: form.get("preset"), players: Number(form.get("players")),
+                opponents: form.get("opponents").split(/[ ,]+/).filter(Boolean)};
+  if (form.get("seed")) body.seed = Number(form.get("seed"));
+  game = null;
+  try {
+    const data = await api("POST", "/api/games", body);
+    game = {id: data.game, token: data.token};
+    localStorage.setItem("zolik-game", JSON.stringify(game));
+    await show(data);
+  } catch (err) { $("error").textContent = err.message; }
+}
+
+async function hint() {
+  try {
+    const h = await api("GET", `/api/games/${game.id}/hint`);
+    $("hint-text").textContent = `${h.agent} would play: ${h.text}`;
+    document.querySelectorAll(".move").forEach((b) => b.classList.toggle("hinted", Number(b.dataset.id) === h.id));
+  } catch (err) { $("error").textContent = err.message; }
+}
+
+document.addEventListener("keydown", (event) => {
+  if (event.target.tagName === "INPUT") return;
+  const buttons = [...document.querySelectorAll(".move")];
+  const at = buttons.indexOf(document.activeElement);
+  if (event.key === "ArrowRight" || event.key === "ArrowDown") { buttons[(at + 1) % buttons.length]?.focus(); event.preventDefault(); }
+  else if (event.key === "ArrowLeft" || event.key === "ArrowUp") { buttons[(at - 1 + buttons.length) % buttons.length]?.focus(); event.preventDefault(); }
+  else if (event.key === "h") hint();
+  else if (event.key === "s") { sortBy = sortBy === "suit" ? "rank" : "suit"; render(); }
+  else if (event.key === "u") { const undo = view?.moves.find((m) => m.group === "undo"); if (undo) play(undo.id); }
+  else if (event.key === " ") { skipping = true; }
+});
+$("settings").addEventListener("submit", newGame);
+$("sort").onclick = () => { sortBy = sortBy === "suit" ? "rank" : "suit"; render(); };
+$("hint").onclick = hint;
+$("skip").onclick = () => { skipping = true; };
+
+(async () => {  // the command's settings in the form; a game in progress survives a closed tab
+  const defaults = await api("GET", "/api/settings");
+  const form = $("settings");
+  if (defaults.preset) form.preset.value = defaults.preset;
+  if (defaults.players) form.players.value = String(defaults.players);
+  if (defaults.opponents) form.opponents.value = defaults.opponents.join(" ");
+  if (defaults.seed !== undefined) form.seed.value = String(defaults.seed);
+  if (!game) return;
+  try { view = await api("GET", `/api/games/${game.id}`); render(); }
+  catch { game = null; localStorage.removeItem("zolik-game"); }
+})();

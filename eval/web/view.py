@@ -1,0 +1,70 @@
+"""What the page of one seat may know, as JSON-able data: built from a state and a seat,
+never from anything that seat cannot see.
+
+``seat_view`` holds the seat's own hand, the table (melds with the card each joker stands
+for, who laid it), the discard pile, the stock's size, sk's bottom card, each seat's card
+count, opened flag and the discards it took and has not laid (public knowledge), whose
+turn and which phase it is, and, for the seat to act, its legal moves from the core's
+mask. Deal seeds, the stock's order and the other hands are never in it; the tests change
+every hidden card and compare the page's responses byte for byte.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from zolik_env.rummy import actions, game
+from zolik_env.rummy.cards import card_to_str, cards_of
+from zolik_env.rummy.options import RuleSet
+from zolik_env.rummy.render import meld_text
+from zolik_env.rummy.state import PHASE_DRAW, State
+
+# the page's button group of each move word of the card notation
+MOVE_GROUPS = {"draw": "draw", "take": "draw", "meld": "meld", "layoff": "lay",
+               "discard": "discard", "undo": "undo"}
+
+
+def move_group(text: str) -> str:
+    """The button group of a move by its notation (``draw stock``, ``meld 4H 5H 6H``, ...)."""
+    return MOVE_GROUPS[text.split(" ", 1)[0]]
+
+
+def legal_moves(rules: RuleSet, state: State) -> list[dict[str, Any]]:
+    """The moves the core allows the seat to act, each ``{id, text, group}``."""
+    ids = np.flatnonzero(game.legal_action_mask(rules, state)[0])
+    moves = []
+    for action in ids:
+        text = actions.action_to_string(int(action))
+        moves.append({"id": int(action), "text": text, "group": move_group(text)})
+    return moves
+
+
+def seat_view(rules: RuleSet, state: State, seat: int) -> dict[str, Any]:
+    """Deal 0 of ``state`` as ``seat`` may see it (see the module docstring)."""
+    b = 0
+    done = bool(state.done[b])
+    to_act = int(state.current[b]) == seat and not done
+    seats = [{"seat": p, "cards": int(state.hands[b, p].sum()),
+              "opened": bool(state.opened[b, p]),
+              "known": [card_to_str(k) for k in cards_of(state.known_taken[b, p])]}
+             for p in range(rules.num_players)]
+    view: dict[str, Any] = {
+        "rules": rules.name, "players": rules.num_players, "seat": seat,
+        "hand": [card_to_str(k) for k in cards_of(state.hands[b, seat])],
+        "melds": [{"slot": m, "cards": meld_text(state, b, m).split(" "),
+                   "by": sorted({int(o) for o in state.cell_owner[b, m] if o >= 0})}
+                  for m in range(int(state.num_melds[b]))],
+        "discard": [card_to_str(int(k)) for k in state.discard[b, : state.discard_len[b]]],
+        "stock": int(state.stock_len[b]),
+        "bottom": card_to_str(int(state.bottom[b])) if state.bottom[b] >= 0 else None,
+        "seats": seats, "turn": int(state.turn[b]), "current": int(state.current[b]),
+        "phase": "over" if done else ("draw" if state.phase[b] == PHASE_DRAW else "play"),
+        "done": done,
+        "moves": legal_moves(rules, state) if to_act else [],
+    }
+    if done:
+        view["scores"] = state.scores[b].tolist()
+        view["winner"] = int(state.winner[b])
+    return view

@@ -1,0 +1,255 @@
+"""The web table (``zolik play``): its JSON API through Starlette's test client, hidden
+cards under counterfactuals, tokens, bad requests, saved games; and the page in a real
+browser (Debian's chromium driven by Playwright)."""
+
+import json
+import socket
+import threading
+import time
+
+import numpy as np
+import pytest
+from starlette.testclient import TestClient
+
+from eval.web.server import create_app
+from eval.web.session import TableGame
+from tests.envs.test_no_peek import hidden_swap
+from zolik_env.envs import replay
+from zolik_env.rummy import game
+
+
+class RaisingBot:
+    name = "raising"
+
+    def act(self, obs, mask, rng):
+        raise RuntimeError("the bot broke")
+
+    def act_batch(self, obs, mask, rng):
+        raise RuntimeError("the bot broke")
+
+
+def raising_bot(rules):
+    return RaisingBot()
+
+
+@pytest.fixture
+def client(tmp_path):
+    with TestClient(create_app(tmp_path / "games")) as test_client:
+        yield test_client
+
+
+def start(client, **settings):
+    body = {"preset": "cz", "players": 2, "opponents": ["greedy"], "seed": 2_000_000_123,
+            **settings}
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 200, response.text
+    data = response.json()
+    return data["game"], {"X-Seat-Token": data["token"]}, data
+
+
+def test_new_game__the_page_gets_its_own_hand_and_counts_of_the_others(client):
+    game_id, headers, data = start(client, players=3)
+    assert data["players"] == 3 and len(data["seats"]) == 3 and data["seat"] == 0
+    assert len(data["hand"]) == data["seats"][0]["cards"]
+    assert all(isinstance(s["cards"], int) for s in data["seats"])
+    assert "2000000123" not in client.get(f"/api/games/{game_id}", headers=headers).text
+    assert data["current"] == 0 and data["moves"]  # seat 0 starts: its moves are offered
+
+
+def _page_texts(client, game_id, headers):
+    return (client.get(f"/api/games/{game_id}", headers=headers).content,
+            client.get(f"/api/games/{game_id}/hint", headers=headers).content)
+
+
+@pytest.mark.parametrize(("preset", "players"), [("cz", 2), ("sk", 3), ("jolly", 4)])
+def test_no_peek__every_response_is_the_same_when_hidden_cards_change(tmp_path, preset,
+                                                                     players):
+    app_client = TestClient(create_app(tmp_path / "games"))
+    game_id, headers, _ = start(app_client, preset=preset, players=players,
+                                opponents=["greedy"])
+    rng, compared = np.random.default_rng(7), 0
+    for _ in range(40):
+        live = _table(app_client, game_id)
+        if live.state.done[0]:
+            break
+        other = hidden_swap(live.state, live.human, rng)
+        if other is not None:
+            before = _page_texts(app_client, game_id, headers)
+            real, live.state = live.state, other
+            after = _page_texts(app_client, game_id, headers)
+            live.state = real
+            assert before == after
+            compared += 1
+        moves = json.loads(before[0] if other is not None else
+                           app_client.get(f"/api/games/{game_id}", headers=headers).content)
+        choice = moves["moves"][int(rng.integers(len(moves["moves"])))]
+        app_client.post(f"/api/games/{game_id}/move", json={"action": choice["id"]},
+                        headers=headers)
+    assert compared >= 10
+
+
+def _table(app_client, game_id):
+    """The live ``TableGame`` behind the app."""
+    return app_client.app.state.games[game_id]
+
+
+def test_a_planted_leak_in_the_view_is_caught(tmp_path, monkeypatch):
+    from eval.web import session
+
+    honest = session.seat_view
+    monkeypatch.setattr(session, "seat_view", lambda rules, state, seat: {
+        **honest(rules, state, seat), "held": state.hands[0].sum(axis=0).tolist()})
+    app_client = TestClient(create_app(tmp_path / "games"))
+    game_id, headers, _ = start(app_client)
+    live, rng = _table(app_client, game_id), np.random.default_rng(7)
+    leaked = False
+    for _ in range(20):
+        other = hidden_swap(live.state, live.human, rng)
+        if other is None:
+            continue
+        before = _page_texts(app_client, game_id, headers)
+        real, live.state = live.state, other
+        leaked |= before != _page_texts(app_client, game_id, headers)
+        live.state = real
+    assert leaked
+
+
+def test_bad_requests__a_reason_and_the_game_unchanged(client):
+    game_id, headers, data = start(client)
+    url = f"/api/games/{game_id}"
+    before = client.get(url, headers=headers).content
+    illegal = next(a for a in range(2658) if a not in {m["id"] for m in data["moves"]})
+    for body, status, reason in (({"action": illegal}, 400, "not a legal move"),
+                                 ({"action": "meld AS AS AS"}, 400, ""),
+                                 ({"action": 1.5}, 400, "action id"),
+                                 ({"action": True}, 400, "action id"),
+                                 ({}, 400, "give the move")):
+        response = client.post(f"{url}/move", json=body, headers=headers)
+        assert response.status_code == status and reason in response.json()["error"]
+    response = client.post(f"{url}/move", content=b"{not json", headers=headers)
+    assert response.status_code == 400 and "malformed JSON" in response.json()["error"]
+    assert client.get(url, headers=headers).content == before
+    assert client.get("/api/games/feedbeef00", headers=headers).status_code == 404
+    assert client.post("/api/games", json={"players": 9}).status_code == 400
+    assert client.post("/api/games", json={"opponents": ["wizard"]}).status_code == 400
+
+
+def test_tokens__no_one_sees_or_moves_for_another_seat(client):
+    game_id, headers, data = start(client)
+    other_id, other_headers, _ = start(client)
+    url = f"/api/games/{game_id}"
+    for wrong in ({}, {"X-Seat-Token": "guess"}, other_headers):
+        assert client.get(url, headers=wrong).status_code == 404
+        move = client.post(f"{url}/move", json={"action": data["moves"][0]["id"]}, headers=wrong)
+        assert move.status_code == 404
+        assert client.get(f"{url}/hint", headers=wrong).status_code == 404
+    assert client.get(url, headers=headers).json()["log"] == data["log"]  # unchanged
+    assert client.get(f"/api/games/{other_id}", headers=other_headers).status_code == 200
+
+
+def test_games_are_isolated_and_survive_a_restart(tmp_path):
+    folder = tmp_path / "games"
+    with TestClient(create_app(folder)) as first:
+        a_id, a_headers, a = start(first)
+        b_id, b_headers, b = start(first)
+        first.post(f"/api/games/{a_id}/move", json={"action": a["moves"][0]["id"]},
+                   headers=a_headers)
+        moved = first.get(f"/api/games/{a_id}", headers=a_headers).json()
+        assert len(moved["log"]) > len(a["log"])
+        assert first.get(f"/api/games/{b_id}", headers=b_headers).json()["log"] == b["log"]
+    with TestClient(create_app(folder)) as second:  # a new server on the same folder
+        assert second.get(f"/api/games/{a_id}", headers=a_headers).json() == moved
+
+
+def test_a_bot_that_raises_leaves_the_game_and_the_server_running(client):
+    game_id, headers, data = start(client, opponents=["tests.eval.test_web_table:raising_bot"])
+    url = f"/api/games/{game_id}"
+    before = client.get(url, headers=headers).content
+    discard = next(m for m in data["moves"] if m["group"] == "discard")
+    response = client.post(f"{url}/move", json={"action": discard["id"]}, headers=headers)
+    assert response.status_code == 500 and "the bot broke" in response.json()["error"]
+    assert client.get(url, headers=headers).content == before
+    assert start(client)[0]  # the server still makes games
+
+
+def test_hint_and_replay__a_hint_is_legal_and_the_replay_comes_after_the_deal(client):
+    game_id, headers, _ = start(client, opponents=["random"])
+    url = f"/api/games/{game_id}"
+    assert client.get(f"{url}/replay", headers=headers).status_code == 403  # live deal
+    for _ in range(400):
+        view = client.get(url, headers=headers).json()
+        if view["done"]:
+            break
+        hint = client.get(f"{url}/hint", headers=headers).json()
+        assert hint["id"] in {m["id"] for m in view["moves"]}
+        client.post(f"{url}/move", json={"action": hint["text"]}, headers=headers)
+    assert view["done"] and len(view["scores"]) == 2
+    text = client.get(f"{url}/replay", headers=headers).text
+    records = [json.loads(line) for line in text.splitlines()]
+    assert sum(1 for _ in replay.replay(records)) == sum(r["kind"] == "move" for r in records)
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_browser__a_person_starts_a_game_plays_moves_and_comes_back(tmp_path):
+    import uvicorn
+    from playwright.sync_api import sync_playwright
+
+    port = _free_port()
+    app = create_app(tmp_path / "games", {"opponents": ["greedy"]})
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
+                                           log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.time() + 20
+    while not server.started and time.time() < deadline:
+        time.sleep(0.05)
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path="/usr/bin/chromium",
+                                        args=["--no-sandbox"])
+            page = browser.new_page()
+            page.goto(f"http://127.0.0.1:{port}/")
+            assert page.input_value("input[name=opponents]") == "greedy"  # zolik play's settings
+            page.click("#new-game")
+            page.wait_for_selector(".move")
+            hand = page.locator("#hand .card").count()
+            assert hand >= 14
+            page.click("#hint")
+            page.wait_for_selector(".move.hinted")
+            page.locator(".move", has_text="discard").first.click()  # ends the first turn
+            page.wait_for_function("document.querySelectorAll('#log-list li').length >= 2")
+            page.keyboard.press("s")  # sort by rank
+            assert "rank" in page.inner_text("#sort")
+            page.keyboard.press("Enter")  # the focused move, from the keyboard
+            page.wait_for_function("document.querySelectorAll('#log-list li').length >= 3")
+            moves_before = page.locator("#log-list li").count()
+            page.reload()  # a closed tab comes back to its game
+            page.wait_for_function(
+                f"document.querySelectorAll('#log-list li').length === {moves_before}")
+            browser.close()
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+def test_table_game__bots_only_see_their_seat(tmp_path):
+    table = TableGame.new(tmp_path, "cz", 2, ["planner"], seed=2_000_000_001)
+    assert not table.state.done[0] and int(table.state.current[0]) == table.human
+    assert game.legal_action_mask(table.rules, table.state)[0].any()
+
+
+@pytest.mark.parametrize(("argv", "shown"), [(["--opponents", "wizard"], "wizard"),
+                                             (["--port", "0"], "--port"),
+                                             (["--players", "3", "--opponents", "a", "b", "c"],
+                                              "give one spec or 2")])
+def test_cli__bad_options_are_one_line_before_the_server_starts(argv, shown, capsys):
+    from cli import play
+
+    with pytest.raises(SystemExit) as stop:
+        play.main([*argv, "--no-browser"])
+    assert stop.value.code == 2 and shown in capsys.readouterr().err.splitlines()[-1]
