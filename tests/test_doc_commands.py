@@ -90,12 +90,14 @@ def test_doc_python__runs_as_written(page, tmp_path, monkeypatch):
 
 # what is cut where a command would play for minutes: the flag and the value it runs with
 SHORTER = {"--deals": "4", "--games": "200"}
-SLOW = ("zolik train", "zolik main", "zolik strength", "zolik dice train", "zolik dice solve --all")
+# trains for minutes, or serves until stopped (the web table runs in tests/eval/test_web_table.py)
+SLOW = ("zolik train", "zolik main", "zolik strength", "zolik dice train", "zolik dice solve --all",
+        "zolik play")
 
 
 def runnable(command: str) -> list[str] | None:
     """The argv to run ``command`` with (long counts shortened), or None for a command
-    that trains for minutes or is a template."""
+    that trains for minutes, serves until stopped, or is a template."""
     if "<" in command or command.startswith(SLOW) or command.startswith("zolik export runs"):
         return None
     if "my_eval:" in command:  # needs the page's script beside it: tests/eval/test_user_agents
