@@ -2,6 +2,7 @@
 
     zolik play                                   cz, 2 players, against the planner
     zolik play --preset sk --players 3 --opponents greedy pretrained:cz_2p
+    zolik play --preset jolly --match            a match to jolly's target, scores kept
     zolik play --no-browser --port 8765          serve only; open the printed address
 
 The server listens on 127.0.0.1 (this machine only). Games are saved as JSONL replays in
@@ -28,6 +29,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--opponents", nargs="+", default=["planner"],
                         help="agent specs for the other seats (one for all, or one each)")
     parser.add_argument("--seed", type=int, default=None, help="deal seed (default: random)")
+    parser.add_argument("--match", action="store_true",
+                        help="play deals to the preset's match end (cz: match_deals, sk and "
+                             "jolly: their target), with running scores")
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--games", default="runs/table", help="folder the games are saved in")
     parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
@@ -50,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"the web table needs the [play] extra: pip install -e '.[play]' ({err})")
     app = create_app(pathlib.Path(args.games), {
         "preset": args.preset, "players": args.players, "opponents": args.opponents,
-        **({"seed": args.seed} if args.seed is not None else {})})
+        "match": args.match, **({"seed": args.seed} if args.seed is not None else {})})
     url = f"http://127.0.0.1:{args.port}/"
     print(f"the table is at {url} (Ctrl-C stops the server; games are saved in {args.games})")
     if not args.no_browser:

@@ -2,9 +2,10 @@
 
     GET  /                          the page (plain HTML, CSS and JS; no build step)
     GET  /api/settings              the settings ``zolik play`` was started with
-    POST /api/games                 {preset, players, opponents, seed} -> the view + token
+    POST /api/games                 {preset, players, opponents, seed, match} -> view + token
     GET  /api/games/{id}            the human seat's view          (header X-Seat-Token)
     POST /api/games/{id}/move       {"action": id or "discard 6H"} -> the view
+    POST /api/games/{id}/next       the match's next deal -> the view
     GET  /api/games/{id}/hint       ?agent=planner -> the move that agent would make
     GET  /api/games/{id}/replay     the game so far as a JSONL replay, once the deal is over
 
@@ -71,14 +72,14 @@ class Tables:
 
     async def new_game(self, request: Request) -> Response:
         body = {**self.defaults, **await body_of(request)}
-        unknown = sorted(set(body) - {"preset", "players", "opponents", "seed"})
+        unknown = sorted(set(body) - {"preset", "players", "opponents", "seed", "match"})
         if unknown:
             raise HttpError(400, f"unknown settings {unknown}")
         try:
             with self.lock:
                 table = TableGame.new(self.folder, body.get("preset", "cz"),
                                       body.get("players", 2), body.get("opponents"),
-                                      body.get("seed"))
+                                      body.get("seed"), match=bool(body.get("match", False)))
         except (ValueError, TypeError) as err:
             raise HttpError(400, str(err)) from None
         self.games[table.game_id] = table
@@ -99,6 +100,16 @@ class Tables:
             except Exception as err:  # a bot failed: the game is as it was
                 raise HttpError(500, f"a bot failed: {type(err).__name__}: {err}") from None
 
+    async def next_deal(self, request: Request) -> Response:
+        table = self.table_of(request)
+        with self.lock:
+            try:
+                return JSONResponse(table.next_deal())
+            except MoveError as err:
+                raise HttpError(400, str(err)) from None
+            except Exception as err:  # a bot failed on the new deal
+                raise HttpError(500, f"a bot failed: {type(err).__name__}: {err}") from None
+
     async def hint(self, request: Request) -> Response:
         table = self.table_of(request)
         try:
@@ -109,8 +120,8 @@ class Tables:
 
     async def saved_replay(self, request: Request) -> Response:
         table = self.table_of(request)
-        if not table.state.done[0]:  # the seed would show the hidden cards of a live deal
-            raise HttpError(403, "the replay is given once the deal is over")
+        if not table.match_over():  # a seed would show the hidden cards of a live deal
+            raise HttpError(403, "the replay is given once the game is over")
         return PlainTextResponse(table.recorder.dumps(), media_type="application/x-ndjson")
 
 
@@ -140,6 +151,7 @@ def create_app(folder: pathlib.Path, defaults: dict[str, Any] | None = None) -> 
         Route("/api/games", tables.new_game, methods=["POST"]),
         Route("/api/games/{game_id}", tables.get_game),
         Route("/api/games/{game_id}/move", tables.move, methods=["POST"]),
+        Route("/api/games/{game_id}/next", tables.next_deal, methods=["POST"]),
         Route("/api/games/{game_id}/hint", tables.hint),
         Route("/api/games/{game_id}/replay", tables.saved_replay),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),

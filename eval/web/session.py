@@ -1,4 +1,5 @@
-"""A game at the web table: one human seat, bots in the others, saved as it goes.
+"""A game at the web table: one human seat, bots in the others, saved as it goes; one
+deal, or a match of deals to the preset's end (``match``).
 
 ``TableGame`` holds one deal: the human plays only moves of the core's legal-action
 mask, then the bots move until the human is to act again (their moves are returned for
@@ -27,6 +28,7 @@ from zolik_env.rummy import actions, game
 from zolik_env.rummy.belief import InfoState
 from zolik_env.rummy.observe import observe
 from zolik_env.rummy.options import RuleSet, preset, rule_options_of
+from zolik_env.rummy.scoring import is_match_over, match_totals, match_winners
 from zolik_env.rummy.state import State
 from zolik_env.seeds import EVAL_SEED_START
 
@@ -58,6 +60,9 @@ class TableGame:
     token: str = field(default_factory=lambda: secrets.token_urlsafe(24))
     log: list[dict[str, Any]] = field(default_factory=list)  # public moves, in order
 
+    match: bool = False
+    """Play deals until the preset's match ends (``scoring.is_match_over``), not one deal."""
+
     def __post_init__(self) -> None:
         if self.bots.count(None) != 1 or len(self.bots) != self.rules.num_players:
             raise ValueError(f"a table needs one human seat among {self.rules.num_players}, "
@@ -66,14 +71,37 @@ class TableGame:
         self.agents = {s: make_agent(spec, self.rules) for s, spec in enumerate(self.bots)
                        if spec is not None}
         self.rng = np.random.default_rng(self.seed)
-        self.state = game.init(self.rules, [self.seed])
         self.recorder = replay.Recorder(self.rules, [spec or "human" for spec in self.bots])
-        self.recorder.start_deal(self.seed, 0)
+        self.deal_scores: list[list[int]] = []  # of the finished deals
+        self._start_deal(0)
+
+    def _start_deal(self, deal_index: int) -> None:
+        """Deal ``deal_index`` of the table: seed ``seed + deal_index``; the starting seat
+        rotates with the deal index as the rules say."""
+        self.deal_index = deal_index
+        self.state = game.init(self.rules, [self.seed + deal_index], deal_index)
+        self.recorder.start_deal(self.seed + deal_index, deal_index)
+
+    def match_over(self) -> bool:
+        """Whether no further deal is played at this table."""
+        if not self.state.done[0]:
+            return False
+        return not self.match or is_match_over(self.rules, match_totals(self.deal_scores),
+                                               len(self.deal_scores))
+
+    def next_deal(self) -> dict[str, Any]:
+        """Start the match's next deal (the bots move until the human is to act)."""
+        if not self.state.done[0] or self.match_over():
+            raise MoveError("the next deal starts when a deal of an unfinished match is over")
+        self._start_deal(self.deal_index + 1)
+        played = self.play_bots()
+        self.save()
+        return self.view(played)
 
     @classmethod
     def new(cls, folder: pathlib.Path, preset_name: str = "cz", players: int = 2,
             opponents: list[str] | None = None, seed: int | None = None,
-            human_seat: int = 0) -> TableGame:
+            human_seat: int = 0, match: bool = False) -> TableGame:
         rules = preset(preset_name, num_players=players)
         specs = list(opponents or ["planner"])
         if len(specs) == 1:
@@ -84,7 +112,7 @@ class TableGame:
             raise ValueError(f"human seat {human_seat} is not a seat of {players}")
         bots: list[str | None] = [*specs[:human_seat], None, *specs[human_seat:]]
         seed = int(secrets.randbelow(10**9)) + EVAL_SEED_START if seed is None else int(seed)
-        table = cls(rules, bots, seed, folder)
+        table = cls(rules, bots, seed, folder, match=match)
         table.play_bots()
         table.save()
         return table
@@ -95,7 +123,12 @@ class TableGame:
         """The human seat's view, the public move log, and the bots' moves just played."""
         out = seat_view(self.rules, self.state, self.human)
         out.update({"game": self.game_id, "bots": self.bots, "log": self.log[-40:],
-                    "played": bot_moves or []})
+                    "played": bot_moves or [], "deal": self.deal_index})
+        if self.match:
+            totals = match_totals(self.deal_scores) or [0] * self.rules.num_players
+            over = self.match_over()
+            out["match"] = {"deals": len(self.deal_scores), "totals": totals, "over": over,
+                            "winners": match_winners(self.rules, totals) if over else []}
         return out
 
     # --- moves --------------------------------------------------------------------------
@@ -105,7 +138,7 @@ class TableGame:
         moves; the new view. A refused move or a failing bot leaves the game unchanged."""
         action_id = self._action_id(action)
         state, log_len, rec_len = self.state, len(self.log), len(self.recorder.records)
-        generator = self.rng.bit_generator.state
+        generator, deals_done = self.rng.bit_generator.state, len(self.deal_scores)
         try:
             self._play(action_id)
             played = self.play_bots()
@@ -113,6 +146,7 @@ class TableGame:
             self.state, self.rng.bit_generator.state = state, generator
             del self.log[log_len:]
             del self.recorder.records[rec_len:]
+            del self.deal_scores[deals_done:]
             raise
         self.save()
         return self.view(played)
@@ -143,6 +177,7 @@ class TableGame:
         self.log.append(entry)
         if self.state.done[0]:
             self.recorder.end_deal(self.state)
+            self.deal_scores.append(self.state.scores[0].tolist())
         return entry
 
     def play_bots(self) -> list[dict[str, Any]]:
@@ -175,7 +210,7 @@ class TableGame:
         sidecar = {"game": self.game_id, "token": self.token, "bots": self.bots,
                    "seed": self.seed, "rules": self.rules.name,
                    "rule_options": rule_options_of(self.rules),
-                   "rng": self.rng.bit_generator.state}
+                   "rng": self.rng.bit_generator.state, "match": self.match}
         for path, text in ((self.path(), self.recorder.dumps()),
                            (self.path().with_suffix(".json"), json.dumps(sidecar))):
             tmp = path.with_name(f".{path.name}.tmp")
@@ -194,10 +229,12 @@ class TableGame:
         rules = preset(sidecar["rules"], num_players=len(sidecar["bots"]),
                        **sidecar["rule_options"])
         table = cls(rules, sidecar["bots"], sidecar["seed"], folder, game_id=game_id,
-                    token=sidecar["token"])
+                    token=sidecar["token"], match=sidecar.get("match", False))
         records = replay.load(folder / f"{game_id}.jsonl")
         for rec in records[2:]:
             if rec["kind"] == "move":
                 table._play(actions.string_to_action(rec["move"]))
+            elif rec["kind"] == "deal":
+                table._start_deal(rec["deal_index"])
         table.rng.bit_generator.state = sidecar["rng"]  # the bots' generator as it was
         return table

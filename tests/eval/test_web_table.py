@@ -253,3 +253,32 @@ def test_cli__bad_options_are_one_line_before_the_server_starts(argv, shown, cap
     with pytest.raises(SystemExit) as stop:
         play.main([*argv, "--no-browser"])
     assert stop.value.code == 2 and shown in capsys.readouterr().err.splitlines()[-1]
+
+
+def test_match__deals_follow_each_other_with_running_totals_until_the_end(client):
+    game_id, headers, data = start(client, preset="jolly", opponents=["greedy"], match=True,
+                                   seed=2_000_000_005)
+    url, rng = f"/api/games/{game_id}", np.random.default_rng(0)
+    assert data["match"] == {"deals": 0, "totals": [0, 0], "over": False, "winners": []}
+    assert client.post(f"{url}/next", headers=headers).status_code == 400  # deal not over
+    scores, view = [], data
+    for _ in range(4000):
+        if view["done"]:
+            scores.append(view["scores"])
+            if view["match"]["over"]:
+                break
+            assert client.get(f"{url}/replay", headers=headers).status_code == 403
+            view = client.post(f"{url}/next", headers=headers).json()
+            assert view["deal"] == len(scores) and not view["done"]
+            continue
+        # draws and discards only: the greedy bot goes out, so the match ends in few deals
+        quick = [m for m in view["moves"] if m["group"] in ("draw", "discard")] or view["moves"]
+        move = quick[int(rng.integers(len(quick)))]["id"]
+        view = client.post(f"{url}/move", json={"action": move}, headers=headers).json()
+    totals = [sum(s[i] for s in scores) for i in range(2)]
+    assert view["match"]["over"] and len(scores) >= 2 and view["match"]["totals"] == totals
+    assert max(totals) >= 250 and view["match"]["winners"] == [totals.index(max(totals))]
+    assert client.post(f"{url}/next", headers=headers).status_code == 400  # the match is over
+    records = [json.loads(line) for line in
+               client.get(f"{url}/replay", headers=headers).text.splitlines()]
+    assert sum(r["kind"] == "result" for r in records) == len(scores)

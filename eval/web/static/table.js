@@ -98,6 +98,12 @@ function render() {
     return li;
   }));
   $("sort").textContent = `sort: ${sortBy}`;
+  const match = view.match;
+  $("match").textContent = match
+    ? `match after ${match.deals} deal(s): ${match.totals.map((t, s) => `seat ${s} ${t}`).join(", ")}` +
+      (match.over ? `; over, won by seat ${match.winners.join(" and ")}` : "")
+    : "";
+  $("next-deal").hidden = !(match && view.done && !match.over);
   $("log").scrollTop = $("log").scrollHeight;
 }
 
@@ -131,6 +137,7 @@ async function newGame(event) {
   const body = {preset: form.get("preset"), players: Number(form.get("players")),
                 opponents: form.get("opponents").split(/[ ,]+/).filter(Boolean)};
   if (form.get("seed")) body.seed = Number(form.get("seed"));
+  body.match = form.get("match") === "on";
   game = null;
   try {
     const data = await api("POST", "/api/games", body);
@@ -162,6 +169,10 @@ document.addEventListener("keydown", (event) => {
 $("settings").addEventListener("submit", newGame);
 $("sort").onclick = () => { sortBy = sortBy === "suit" ? "rank" : "suit"; render(); };
 $("hint").onclick = hint;
+$("next-deal").onclick = async () => {
+  try { await show(await api("POST", `/api/games/${game.id}/next`)); }
+  catch (err) { $("error").textContent = err.message; }
+};
 $("skip").onclick = () => { skipping = true; };
 
 (async () => {  // the command's settings in the form; a game in progress survives a closed tab
@@ -171,6 +182,7 @@ $("skip").onclick = () => { skipping = true; };
   if (defaults.players) form.players.value = String(defaults.players);
   if (defaults.opponents) form.opponents.value = defaults.opponents.join(" ");
   if (defaults.seed !== undefined) form.seed.value = String(defaults.seed);
+  form.match.checked = Boolean(defaults.match);
   if (!game) return;
   try { view = await api("GET", `/api/games/${game.id}`); render(); }
   catch { game = null; localStorage.removeItem("zolik-game"); }
