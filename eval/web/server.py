@@ -2,6 +2,8 @@
 
     GET  /                          the page (plain HTML, CSS and JS; no build step)
     GET  /api/settings              the settings ``zolik play`` was started with
+    GET  /replay                    the replay viewer's page
+    POST /api/replays               a JSONL replay (any recorded game) -> frames, all hands
     POST /api/games                 {preset, players, opponents, seed, match} -> view + token
     GET  /api/games/{id}            the human seat's view          (header X-Seat-Token)
     POST /api/games/{id}/move       {"action": id or "discard 6H"} -> the view
@@ -31,8 +33,11 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from eval.web.session import MoveError, TableGame
+from eval.web.view import replay_frames
+from zolik_env.envs import replay
 
 STATIC = pathlib.Path(__file__).parent / "static"
+MAX_REPLAY_BYTES = 5_000_000
 
 
 class HttpError(Exception):
@@ -66,6 +71,9 @@ class Tables:
 
     async def page(self, request: Request) -> Response:
         return FileResponse(STATIC / "index.html")
+
+    async def replay_page(self, request: Request) -> Response:
+        return FileResponse(STATIC / "replay.html")
 
     async def settings(self, request: Request) -> Response:
         return JSONResponse(self.defaults)
@@ -118,6 +126,16 @@ class Tables:
         except (MoveError, ValueError) as err:
             raise HttpError(400, str(err)) from None
 
+    async def view_replay(self, request: Request) -> Response:
+        """A recorded game (the JSONL text as the body) as frames for the viewer."""
+        body = await request.body()
+        if len(body) > MAX_REPLAY_BYTES:
+            raise HttpError(413, f"a replay of at most {MAX_REPLAY_BYTES} bytes")
+        try:
+            return JSONResponse(replay_frames(replay.loads(body.decode("utf-8"))))
+        except (ValueError, KeyError, TypeError, UnicodeDecodeError) as err:
+            raise HttpError(400, f"not a replay that replays: {err}") from None
+
     async def saved_replay(self, request: Request) -> Response:
         table = self.table_of(request)
         if not table.match_over():  # a seed would show the hidden cards of a live deal
@@ -147,7 +165,9 @@ def create_app(folder: pathlib.Path, defaults: dict[str, Any] | None = None) -> 
     tables = Tables(folder, dict(defaults or {}))
     routes = [
         Route("/", tables.page),
+        Route("/replay", tables.replay_page),
         Route("/api/settings", tables.settings),
+        Route("/api/replays", tables.view_replay, methods=["POST"]),
         Route("/api/games", tables.new_game, methods=["POST"]),
         Route("/api/games/{game_id}", tables.get_game),
         Route("/api/games/{game_id}/move", tables.move, methods=["POST"]),

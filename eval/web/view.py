@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from zolik_env.envs import replay
 from zolik_env.rummy import actions, game
 from zolik_env.rummy.cards import card_to_str, cards_of
 from zolik_env.rummy.options import RuleSet
@@ -68,3 +69,39 @@ def seat_view(rules: RuleSet, state: State, seat: int) -> dict[str, Any]:
         view["scores"] = state.scores[b].tolist()
         view["winner"] = int(state.winner[b])
     return view
+
+
+def spectator_view(rules: RuleSet, state: State) -> dict[str, Any]:
+    """Deal 0 of ``state`` with every hand shown: the replay viewer's frame (for recorded
+    games and finished ones, never for a live deal)."""
+    view = seat_view(rules, state, 0)
+    view.update({"seat": None, "moves": [],
+                 "hands": [[card_to_str(k) for k in cards_of(state.hands[0, p])]
+                           for p in range(rules.num_players)]})
+    del view["hand"]
+    return view
+
+
+def replay_frames(records: list[dict[str, Any]], limit: int = 20_000) -> dict[str, Any]:
+    """A recorded game as frames for the viewer: the table before every move (every hand
+    shown) with the move, and each deal's end with its scores. ``ValueError`` (from the
+    replay's checks, naming the line) for a file that does not replay."""
+    rules = replay.rules_of(records[0])
+    frames: list[dict[str, Any]] = []
+    last: tuple[int, State] | None = None
+    for step in replay.replay(records):
+        if last is not None and last[0] != step.deal:
+            frames.append(_end_frame(rules, last))
+        frames.append({**spectator_view(rules, step.state), "deal": step.deal,
+                       "move": {"seat": step.seat, "text": step.move}})
+        last = (step.deal, game.step(rules, step.state, [step.action])[0])
+        if len(frames) > limit:
+            raise ValueError(f"the replay has more than {limit} moves")
+    if last is not None:
+        frames.append(_end_frame(rules, last))
+    return {"rules": rules.name, "players": rules.num_players,
+            "agents": records[0].get("agents") or [], "frames": frames}
+
+
+def _end_frame(rules: RuleSet, last: tuple[int, State]) -> dict[str, Any]:
+    return {**spectator_view(rules, last[1]), "deal": last[0], "move": None}

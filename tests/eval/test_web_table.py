@@ -2,6 +2,7 @@
 cards under counterfactuals, tokens, bad requests, saved games; and the page in a real
 browser (Debian's chromium driven by Playwright)."""
 
+import contextlib
 import json
 import socket
 import threading
@@ -15,7 +16,7 @@ from eval.web.server import create_app
 from eval.web.session import TableGame
 from tests.envs.test_no_peek import hidden_swap
 from zolik_env.envs import replay
-from zolik_env.rummy import game
+from zolik_env.rummy import game, options
 
 
 class RaisingBot:
@@ -195,12 +196,12 @@ def _free_port():
         return s.getsockname()[1]
 
 
-def test_browser__a_person_starts_a_game_plays_moves_and_comes_back(tmp_path):
+@contextlib.contextmanager
+def _served(app):
+    """Serve ``app`` with uvicorn on a free local port in a thread; yields the port."""
     import uvicorn
-    from playwright.sync_api import sync_playwright
 
     port = _free_port()
-    app = create_app(tmp_path / "games", {"opponents": ["greedy"]})
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
                                            log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
@@ -209,32 +210,37 @@ def test_browser__a_person_starts_a_game_plays_moves_and_comes_back(tmp_path):
     while not server.started and time.time() < deadline:
         time.sleep(0.05)
     try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path="/usr/bin/chromium",
-                                        args=["--no-sandbox"])
-            page = browser.new_page()
-            page.goto(f"http://127.0.0.1:{port}/")
-            assert page.input_value("input[name=opponents]") == "greedy"  # zolik play's settings
-            page.click("#new-game")
-            page.wait_for_selector(".move")
-            hand = page.locator("#hand .card").count()
-            assert hand >= 14
-            page.click("#hint")
-            page.wait_for_selector(".move.hinted")
-            page.locator(".move", has_text="discard").first.click()  # ends the first turn
-            page.wait_for_function("document.querySelectorAll('#log-list li').length >= 2")
-            page.keyboard.press("s")  # sort by rank
-            assert "rank" in page.inner_text("#sort")
-            page.keyboard.press("Enter")  # the focused move, from the keyboard
-            page.wait_for_function("document.querySelectorAll('#log-list li').length >= 3")
-            moves_before = page.locator("#log-list li").count()
-            page.reload()  # a closed tab comes back to its game
-            page.wait_for_function(
-                f"document.querySelectorAll('#log-list li').length === {moves_before}")
-            browser.close()
+        yield port
     finally:
         server.should_exit = True
         thread.join(10)
+
+
+def test_browser__a_person_starts_a_game_plays_moves_and_comes_back(tmp_path):
+    from playwright.sync_api import sync_playwright
+
+    app = create_app(tmp_path / "games", {"opponents": ["greedy"]})
+    with _served(app) as port, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+        page = browser.new_page()
+        page.goto(f"http://127.0.0.1:{port}/")
+        assert page.input_value("input[name=opponents]") == "greedy"  # zolik play's settings
+        page.click("#new-game")
+        page.wait_for_selector(".move")
+        assert page.locator("#hand .card").count() >= 14
+        page.click("#hint")
+        page.wait_for_selector(".move.hinted")
+        page.locator(".move", has_text="discard").first.click()  # ends the first turn
+        page.wait_for_function("document.querySelectorAll('#log-list li').length >= 2")
+        page.keyboard.press("s")  # sort by rank
+        assert "rank" in page.inner_text("#sort")
+        page.keyboard.press("Enter")  # the focused move, from the keyboard
+        page.wait_for_function("document.querySelectorAll('#log-list li').length >= 3")
+        moves_before = page.locator("#log-list li").count()
+        page.reload()  # a closed tab comes back to its game
+        page.wait_for_function(
+            f"document.querySelectorAll('#log-list li').length === {moves_before}")
+        browser.close()
 
 
 def test_table_game__bots_only_see_their_seat(tmp_path):
@@ -282,3 +288,48 @@ def test_match__deals_follow_each_other_with_running_totals_until_the_end(client
     records = [json.loads(line) for line in
                client.get(f"{url}/replay", headers=headers).text.splitlines()]
     assert sum(r["kind"] == "result" for r in records) == len(scores)
+
+
+def test_replay_viewer__any_recorded_game_as_frames_with_every_hand(client):
+    rules = options.preset("sk", num_players=3, max_turns=40)
+    recorder = replay.record_random(rules, 2_000_000_777)
+    text = recorder.dumps()
+    response = client.post("/api/replays", content=text.encode())
+    assert response.status_code == 200, response.text
+    data = response.json()
+    moves = sum(r["kind"] == "move" for r in recorder.records)
+    assert len(data["frames"]) == moves + 1 and data["frames"][-1]["move"] is None
+    first = data["frames"][0]
+    assert [len(h) for h in first["hands"]] == [s["cards"] for s in first["seats"]]
+    assert data["frames"][-1]["scores"] == recorder.records[-1]["scores"]
+    tampered = text.replace('"winner": -1', '"winner": 1').replace('"truncated": true',
+                                                                   '"truncated": false')
+    bad = client.post("/api/replays", content=tampered.encode())
+    assert bad.status_code == 400 and "line" in bad.json()["error"]
+    cut = client.post("/api/replays", content="\n".join(text.splitlines()[:5]).encode())
+    assert cut.status_code == 400 and "no result line" in cut.json()["error"]
+    assert client.post("/api/replays", content=b"{oops").status_code == 400
+
+
+def test_browser__the_replay_viewer_steps_forward_and_back(tmp_path):
+    from playwright.sync_api import sync_playwright
+
+    rules = options.preset("cz", num_players=2)
+    path = tmp_path / "game.jsonl"
+    replay.record_random(rules, 2_000_000_778).save(path)
+    with _served(create_app(tmp_path / "games")) as port, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+        page = browser.new_page()
+        page.goto(f"http://127.0.0.1:{port}/replay")
+        page.set_input_files("#file", str(path))
+        page.wait_for_function("document.getElementById('where').textContent.startsWith('move 1 ')")
+        first = page.inner_text("#status")
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function("document.getElementById('where').textContent.startsWith('move 2 ')")
+        assert page.inner_text("#status") != first
+        assert page.locator("#hands .seat").count() == 2
+        page.click("#prev")
+        assert page.inner_text("#status") == first
+        page.click("#last")
+        assert "deal over" in page.inner_text("#status")
+        browser.close()

@@ -75,8 +75,13 @@ class Recorder:
 
 def load(path: str | Path) -> list[dict[str, Any]]:
     """The records of a replay file; ``ValueError`` naming the line that is not JSON."""
+    return loads(Path(path).read_text(encoding="utf-8"))
+
+
+def loads(text: str) -> list[dict[str, Any]]:
+    """The records of a replay's text; ``ValueError`` naming the line that is not JSON."""
     records = []
-    for number, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
+    for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
         try:

@@ -1,0 +1,66 @@
+// The replay viewer: any recorded game, every seat's hand shown, stepped forward and back.
+"use strict";
+let game = null;  // {rules, players, agents, frames}
+let at = 0;
+const $ = (id) => document.getElementById(id);
+
+function cardNode(text) {
+  const node = document.createElement("span");
+  node.className = "card";
+  node.textContent = text;
+  if (text.startsWith("JK")) node.classList.add("joker");
+  else if ("HD".includes(text.slice(-1))) node.classList.add("red");
+  return node;
+}
+
+function row(label, cards) {
+  const div = document.createElement("div");
+  div.className = "seat";
+  div.appendChild(document.createTextNode(label + " "));
+  cards.forEach((c) => div.appendChild(cardNode(c)));
+  return div;
+}
+
+function render() {
+  if (!game) return;
+  const f = game.frames[at];
+  $("where").textContent = `move ${at + 1} of ${game.frames.length}, deal ${f.deal}`;
+  $("status").textContent = f.move
+    ? `seat ${f.move.seat}${game.agents[f.move.seat] ? " (" + game.agents[f.move.seat] + ")" : ""} plays: ${f.move.text}`
+    : `deal over: ${f.winner >= 0 ? "seat " + f.winner + " went out" : "no winner"}; scores ${f.scores.join(", ")}`;
+  const piles = [document.createTextNode(`stock ${f.stock}  discard (newest right): `)];
+  f.discard.slice(-8).forEach((c) => piles.push(cardNode(c)));
+  if (f.bottom) { piles.push(document.createTextNode("  bottom card: ")); piles.push(cardNode(f.bottom)); }
+  $("piles").replaceChildren(...piles);
+  $("melds").replaceChildren(...f.melds.map((m) => row(`meld ${m.slot}:`, m.cards)));
+  $("hands").replaceChildren(...f.hands.map((hand, s) => {
+    const who = game.agents[s] ? ` ${game.agents[s]}` : "";
+    return row(`seat ${s}${who} (${f.seats[s].opened ? "opened" : "not opened"}):`, hand);
+  }));
+}
+
+function go(to) {
+  if (!game) return;
+  at = Math.max(0, Math.min(game.frames.length - 1, to));
+  render();
+}
+
+$("file").addEventListener("change", async () => {
+  $("error").textContent = "";
+  const text = await $("file").files[0].text();
+  const response = await fetch("/api/replays", {method: "POST", body: text});
+  const data = await response.json();
+  if (!response.ok) { $("error").textContent = data.error; return; }
+  game = data;
+  go(0);
+});
+$("first").onclick = () => go(0);
+$("prev").onclick = () => go(at - 1);
+$("next").onclick = () => go(at + 1);
+$("last").onclick = () => go(Infinity);
+document.addEventListener("keydown", (event) => {
+  if (event.key === "ArrowRight") go(at + 1);
+  else if (event.key === "ArrowLeft") go(at - 1);
+  else if (event.key === "Home") go(0);
+  else if (event.key === "End") go(Infinity);
+});
