@@ -3,9 +3,12 @@
     zolik play                                   cz, 2 players, against the planner
     zolik play --preset sk --players 3 --opponents greedy pretrained:cz_2p
     zolik play --preset jolly --match            a match to jolly's target, scores kept
+    zolik play --host 0.0.0.0 --players 3 --humans 2   a room: a friend joins by its code
     zolik play --no-browser --port 8765          serve only; open the printed address
 
-The server listens on 127.0.0.1 (this machine only). Games are saved as JSONL replays in
+The server listens on 127.0.0.1 (this machine only); ``--host 0.0.0.0 --humans 2``
+lets a friend on your network join by the room code the page shows (opt-in, with a
+warning). Games are saved as JSONL replays in
 ``--games`` (default ``runs/table``) after every move: a closed tab or a restarted server
 continues where it was. ``zolik replay FILE`` prints a finished one.
 """
@@ -14,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import pathlib
+import sys
 import threading
 import webbrowser
 
@@ -33,13 +37,22 @@ def main(argv: list[str] | None = None) -> int:
                         help="play deals to the preset's match end (cz: match_deals, sk and "
                              "jolly: their target), with running scores")
     parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address to listen on; 0.0.0.0 lets friends on your network join "
+                             "rooms (a game with --humans 2 or more gets a room code)")
+    parser.add_argument("--humans", type=int, default=1,
+                        help="human seats at the table (the others are bots); 2 or more make "
+                             "a room that friends join by its code")
     parser.add_argument("--games", default="runs/table", help="folder the games are saved in")
     parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
     args = parser.parse_args(argv)
     if not 1 <= args.port <= 65535:
         parser.error(f"--port must be in 1..65535, got {args.port}")
-    if len(args.opponents) not in (1, args.players - 1):
-        parser.error(f"--opponents: give one spec or {args.players - 1}, got {args.opponents}")
+    if not 1 <= args.humans <= args.players:
+        parser.error(f"--humans must be 1..{args.players}, got {args.humans}")
+    bots = args.players - args.humans
+    if bots and len(args.opponents) not in (1, bots):
+        parser.error(f"--opponents: give one spec or {bots}, got {args.opponents}")
     rules = options.preset(args.preset, num_players=args.players)
     for spec in args.opponents:  # named before the server starts
         try:
@@ -54,12 +67,16 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"the web table needs the [play] extra: pip install -e '.[play]' ({err})")
     app = create_app(pathlib.Path(args.games), {
         "preset": args.preset, "players": args.players, "opponents": args.opponents,
-        "match": args.match, **({"seed": args.seed} if args.seed is not None else {})})
+        "match": args.match, "humans": args.humans,
+        **({"seed": args.seed} if args.seed is not None else {})})
     url = f"http://127.0.0.1:{args.port}/"
+    if args.host not in ("127.0.0.1", "localhost", "::1"):
+        print(f"warning: listening on {args.host}: anyone who can reach port {args.port} can "
+              f"open the page and join a room whose code they know", file=sys.stderr)
     print(f"the table is at {url} (Ctrl-C stops the server; games are saved in {args.games})")
     if not args.no_browser:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
-    uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning")
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return 0
 
 

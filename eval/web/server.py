@@ -4,23 +4,25 @@
     GET  /api/settings              the settings ``zolik play`` was started with
     GET  /replay                    the replay viewer's page
     POST /api/replays               a JSONL replay (any recorded game) -> frames, all hands
-    POST /api/games                 {preset, players, opponents, seed, match} -> view + token
+    POST /api/games                 {preset, players, opponents, seed, match, humans}
+                                    -> the view and the maker's token (and a room code)
+    POST /api/rooms/{code}/join     the next free human seat of a room: its view and token
     GET  /api/games/{id}            the human seat's view          (header X-Seat-Token)
     POST /api/games/{id}/move       {"action": id or "discard 6H"} -> the view
     POST /api/games/{id}/next       the match's next deal -> the view
     GET  /api/games/{id}/hint       ?agent=planner -> the move that agent would make
     GET  /api/games/{id}/replay     the game so far as a JSONL replay, once the deal is over
 
-Every game request carries the seat's token (``X-Seat-Token``), an unguessable string
-given when the game is made; without it the game does not exist for the caller (404, as
-for an unknown id). A bad request is a 4xx with ``{"error": reason}`` and changes
+Every game request carries a seat's token (``X-Seat-Token``), an unguessable string
+given when the game is made or a room joined; it shows that seat's view and moves for it
+only; without a valid one the game does not exist for the caller (404, as for an unknown
+id). A bad request is a 4xx with ``{"error": reason}`` and changes
 nothing; a bot that raises is a 500 with the reason, and the game stays as it was.
 Games are saved after every move (``session.TableGame``) and read back after a restart.
 """
 
 from __future__ import annotations
 
-import hmac
 import json
 import pathlib
 import threading
@@ -55,8 +57,9 @@ class Tables:
         self.games: dict[str, TableGame] = {}
         self.lock = threading.Lock()  # one request changes games at a time (bots are slow)
 
-    def table_of(self, request: Request) -> TableGame:
-        """The game of the request's path, if its ``X-Seat-Token`` is that game's."""
+    def table_of(self, request: Request) -> tuple[TableGame, int]:
+        """The game of the request's path and the seat whose ``X-Seat-Token`` it carries;
+        a wrong token is told the same as an unknown game (404)."""
         game_id = request.path_params["game_id"]
         table = self.games.get(game_id)
         if table is None:
@@ -64,9 +67,20 @@ class Tables:
                 table = self.games[game_id] = TableGame.load(self.folder, game_id)
             except (KeyError, OSError, ValueError):
                 raise HttpError(404, f"no game {game_id!r}") from None
-        token = request.headers.get("x-seat-token", "")
-        if not hmac.compare_digest(token.encode(), table.token.encode()):
-            raise HttpError(404, f"no game {game_id!r}")  # a wrong token learns nothing
+        seat = table.seat_of(request.headers.get("x-seat-token", ""))
+        if seat is None:
+            raise HttpError(404, f"no game {game_id!r}")
+        return table, seat
+
+    def room(self, code: str) -> TableGame:
+        """The open room with ``code`` (read back from the save folder after a restart)."""
+        table = next((t for t in self.games.values() if t.code == code), None)
+        if table is None and code.isalnum():
+            for sidecar in self.folder.glob("*.json"):
+                if f'"code": "{code}"' in sidecar.read_text(encoding="utf-8"):
+                    table = self.games[sidecar.stem] = TableGame.load(self.folder, sidecar.stem)
+        if table is None or table.match_over():
+            raise HttpError(404, f"no open room {code!r}")
         return table
 
     async def page(self, request: Request) -> Response:
@@ -80,36 +94,48 @@ class Tables:
 
     async def new_game(self, request: Request) -> Response:
         body = {**self.defaults, **await body_of(request)}
-        unknown = sorted(set(body) - {"preset", "players", "opponents", "seed", "match"})
+        unknown = sorted(set(body) - {"preset", "players", "opponents", "seed", "match",
+                                      "humans"})
         if unknown:
             raise HttpError(400, f"unknown settings {unknown}")
         try:
             with self.lock:
                 table = TableGame.new(self.folder, body.get("preset", "cz"),
                                       body.get("players", 2), body.get("opponents"),
-                                      body.get("seed"), match=bool(body.get("match", False)))
+                                      body.get("seed"), match=bool(body.get("match", False)),
+                                      humans=body.get("humans", 1))
         except (ValueError, TypeError) as err:
             raise HttpError(400, str(err)) from None
         self.games[table.game_id] = table
         return JSONResponse({**table.view(), "token": table.token})
 
+    async def join(self, request: Request) -> Response:
+        with self.lock:
+            table = self.room(request.path_params["code"])
+            try:
+                seat, token = table.join()
+            except MoveError as err:
+                raise HttpError(409, str(err)) from None
+        return JSONResponse({**table.view(seat=seat), "token": token})
+
     async def get_game(self, request: Request) -> Response:
-        return JSONResponse(self.table_of(request).view())
+        table, seat = self.table_of(request)
+        return JSONResponse(table.view(seat=seat))
 
     async def move(self, request: Request) -> Response:
-        table, body = self.table_of(request), await body_of(request)
+        (table, seat), body = self.table_of(request), await body_of(request)
         if "action" not in body:
             raise HttpError(400, "give the move as {\"action\": id or \"discard 6H\"}")
         with self.lock:
             try:
-                return JSONResponse(table.move(body["action"]))
+                return JSONResponse(table.move(body["action"], seat))
             except MoveError as err:
                 raise HttpError(400, str(err)) from None
             except Exception as err:  # a bot failed: the game is as it was
                 raise HttpError(500, f"a bot failed: {type(err).__name__}: {err}") from None
 
     async def next_deal(self, request: Request) -> Response:
-        table = self.table_of(request)
+        table, _ = self.table_of(request)
         with self.lock:
             try:
                 return JSONResponse(table.next_deal())
@@ -119,10 +145,11 @@ class Tables:
                 raise HttpError(500, f"a bot failed: {type(err).__name__}: {err}") from None
 
     async def hint(self, request: Request) -> Response:
-        table = self.table_of(request)
+        table, seat = self.table_of(request)
         try:
             with self.lock:
-                return JSONResponse(table.hint(request.query_params.get("agent", "planner")))
+                return JSONResponse(table.hint(request.query_params.get("agent", "planner"),
+                                               seat))
         except (MoveError, ValueError) as err:
             raise HttpError(400, str(err)) from None
 
@@ -137,7 +164,7 @@ class Tables:
             raise HttpError(400, f"not a replay that replays: {err}") from None
 
     async def saved_replay(self, request: Request) -> Response:
-        table = self.table_of(request)
+        table, _ = self.table_of(request)
         if not table.match_over():  # a seed would show the hidden cards of a live deal
             raise HttpError(403, "the replay is given once the game is over")
         return PlainTextResponse(table.recorder.dumps(), media_type="application/x-ndjson")
@@ -169,6 +196,7 @@ def create_app(folder: pathlib.Path, defaults: dict[str, Any] | None = None) -> 
         Route("/api/settings", tables.settings),
         Route("/api/replays", tables.view_replay, methods=["POST"]),
         Route("/api/games", tables.new_game, methods=["POST"]),
+        Route("/api/rooms/{code}/join", tables.join, methods=["POST"]),
         Route("/api/games/{game_id}", tables.get_game),
         Route("/api/games/{game_id}/move", tables.move, methods=["POST"]),
         Route("/api/games/{game_id}/next", tables.next_deal, methods=["POST"]),

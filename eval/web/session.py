@@ -1,5 +1,10 @@
-"""A game at the web table: one human seat, bots in the others, saved as it goes; one
+"""A game at the web table: human seats and bots in the others, saved as it goes; one
 deal, or a match of deals to the preset's end (``match``).
+
+Each human seat has its own unguessable token (``tokens``); a game with more than one
+human seat is a room with a short random code that friends join by (``join``), each
+getting the next free seat's token. A seat's token shows only that seat's view and moves
+only for it. The room's code expires with the game.
 
 ``TableGame`` holds one deal: the human plays only moves of the core's legal-action
 mask, then the bots move until the human is to act again (their moves are returned for
@@ -12,6 +17,7 @@ the file. A bot that raises leaves the game as it was before the human's move.
 
 from __future__ import annotations
 
+import hmac
 import json
 import pathlib
 import secrets
@@ -31,6 +37,9 @@ from zolik_env.rummy.options import RuleSet, preset, rule_options_of
 from zolik_env.rummy.scoring import is_match_over, match_totals, match_winners
 from zolik_env.rummy.state import State
 from zolik_env.seeds import EVAL_SEED_START
+
+ROOM_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read out loud
+ROOM_CODE_LENGTH = 6  # 32^6 = 10^9 codes: guessing one is hopeless at request speed
 
 
 class MoveError(ValueError):
@@ -57,17 +66,24 @@ class TableGame:
     seed: int
     folder: pathlib.Path
     game_id: str = field(default_factory=lambda: secrets.token_hex(8))
-    token: str = field(default_factory=lambda: secrets.token_urlsafe(24))
+    tokens: dict[int, str] = field(default_factory=dict)  # human seat -> its token
+    joined: set[int] = field(default_factory=set)  # human seats whose token was given out
+    code: str | None = None  # the room's code, for games with several human seats
     log: list[dict[str, Any]] = field(default_factory=list)  # public moves, in order
 
     match: bool = False
     """Play deals until the preset's match ends (``scoring.is_match_over``), not one deal."""
 
     def __post_init__(self) -> None:
-        if self.bots.count(None) != 1 or len(self.bots) != self.rules.num_players:
-            raise ValueError(f"a table needs one human seat among {self.rules.num_players}, "
+        if None not in self.bots or len(self.bots) != self.rules.num_players:
+            raise ValueError(f"a table needs a human seat among {self.rules.num_players}, "
                              f"got {self.bots}")
-        self.human = self.bots.index(None)
+        self.human = self.bots.index(None)  # the seat of who made the game
+        humans = [s for s, spec in enumerate(self.bots) if spec is None]
+        self.tokens = self.tokens or {s: secrets.token_urlsafe(24) for s in humans}
+        self.joined = self.joined or {self.human}
+        if len(humans) > 1 and self.code is None:
+            self.code = "".join(secrets.choice(ROOM_ALPHABET) for _ in range(ROOM_CODE_LENGTH))
         self.agents = {s: make_agent(spec, self.rules) for s, spec in enumerate(self.bots)
                        if spec is not None}
         self.rng = np.random.default_rng(self.seed)
@@ -81,6 +97,34 @@ class TableGame:
         self.deal_index = deal_index
         self.state = game.init(self.rules, [self.seed + deal_index], deal_index)
         self.recorder.start_deal(self.seed + deal_index, deal_index)
+
+    @property
+    def token(self) -> str:
+        """The token of the seat of who made the game."""
+        return self.tokens[self.human]
+
+    def seat_of(self, token: str) -> int | None:
+        """The human seat ``token`` belongs to (compared in constant time), or None."""
+        found = None
+        for seat, own in self.tokens.items():
+            if hmac.compare_digest(token.encode(), own.encode()) and seat in self.joined:
+                found = seat
+        return found
+
+    def join(self) -> tuple[int, str]:
+        """The next free human seat of a room and its token.
+
+        Raises:
+            MoveError: when every human seat is taken or the game is over.
+        """
+        if self.match_over():
+            raise MoveError("the room has closed: its game is over")
+        free = sorted(set(self.tokens) - self.joined)
+        if not free:
+            raise MoveError("every seat of the room is taken")
+        self.joined.add(free[0])
+        self.save()
+        return free[0], self.tokens[free[0]]
 
     def match_over(self) -> bool:
         """Whether no further deal is played at this table."""
@@ -101,16 +145,23 @@ class TableGame:
     @classmethod
     def new(cls, folder: pathlib.Path, preset_name: str = "cz", players: int = 2,
             opponents: list[str] | None = None, seed: int | None = None,
-            human_seat: int = 0, match: bool = False) -> TableGame:
+            human_seat: int = 0, match: bool = False, humans: int = 1) -> TableGame:
         rules = preset(preset_name, num_players=players)
+        if isinstance(humans, bool) or not isinstance(humans, int) or not 1 <= humans <= players:
+            raise ValueError(f"humans must be 1..{players}, got {humans!r}")
         specs = list(opponents or ["planner"])
         if len(specs) == 1:
-            specs *= players - 1
-        if len(specs) != players - 1:
-            raise ValueError(f"{players} players need {players - 1} opponents, got {specs}")
+            specs *= players - humans
+        if len(specs) != players - humans:
+            raise ValueError(f"{players} players with {humans} human(s) need "
+                             f"{players - humans} opponents, got {specs}")
         if not 0 <= human_seat < players:
             raise ValueError(f"human seat {human_seat} is not a seat of {players}")
-        bots: list[str | None] = [*specs[:human_seat], None, *specs[human_seat:]]
+        # the maker's seat, then the friends' seats after it, then the bots
+        human_seats = {(human_seat + k) % players for k in range(humans)}
+        bot_specs = iter(specs)
+        bots: list[str | None] = [None if s in human_seats else next(bot_specs)
+                                  for s in range(players)]
         seed = int(secrets.randbelow(10**9)) + EVAL_SEED_START if seed is None else int(seed)
         table = cls(rules, bots, seed, folder, match=match)
         table.play_bots()
@@ -119,11 +170,15 @@ class TableGame:
 
     # --- what the page sees -------------------------------------------------------------
 
-    def view(self, bot_moves: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-        """The human seat's view, the public move log, and the bots' moves just played."""
-        out = seat_view(self.rules, self.state, self.human)
+    def view(self, bot_moves: list[dict[str, Any]] | None = None,
+             seat: int | None = None) -> dict[str, Any]:
+        """Human ``seat``'s view (the first human's by default), the public move log, and
+        the bots' moves just played."""
+        seat = self.human if seat is None else seat
+        out = seat_view(self.rules, self.state, seat)
         out.update({"game": self.game_id, "bots": self.bots, "log": self.log[-40:],
-                    "played": bot_moves or [], "deal": self.deal_index})
+                    "played": bot_moves or [], "deal": self.deal_index,
+                    "humans": sorted(self.joined), "room": self.code})
         if self.match:
             totals = match_totals(self.deal_scores) or [0] * self.rules.num_players
             over = self.match_over()
@@ -133,10 +188,12 @@ class TableGame:
 
     # --- moves --------------------------------------------------------------------------
 
-    def move(self, action: Any) -> dict[str, Any]:
-        """Play the human's ``action`` (an id or a move in card notation), then the bots'
-        moves; the new view. A refused move or a failing bot leaves the game unchanged."""
-        action_id = self._action_id(action)
+    def move(self, action: Any, seat: int | None = None) -> dict[str, Any]:
+        """Play human ``seat``'s ``action`` (an id or a move in card notation; the seat is
+        the first human's by default), then the bots' moves; that seat's new view. A
+        refused move or a failing bot leaves the game unchanged."""
+        seat = self.human if seat is None else seat
+        action_id = self._action_id(seat, action)
         state, log_len, rec_len = self.state, len(self.log), len(self.recorder.records)
         generator, deals_done = self.rng.bit_generator.state, len(self.deal_scores)
         try:
@@ -149,12 +206,12 @@ class TableGame:
             del self.deal_scores[deals_done:]
             raise
         self.save()
-        return self.view(played)
+        return self.view(played, seat)
 
-    def _action_id(self, action: Any) -> int:
+    def _action_id(self, seat: int, action: Any) -> int:
         if self.state.done[0]:
             raise MoveError("the deal is over")
-        if int(self.state.current[0]) != self.human:
+        if int(self.state.current[0]) != seat:
             raise MoveError(f"it is seat {int(self.state.current[0])}'s turn")
         if isinstance(action, bool) or not isinstance(action, int | str):
             raise MoveError(f"a move is an action id or a move in card notation, got {action!r}")
@@ -183,7 +240,7 @@ class TableGame:
     def play_bots(self) -> list[dict[str, Any]]:
         """The bots' moves until the human is to act or the deal is over."""
         played = []
-        while not self.state.done[0] and int(self.state.current[0]) != self.human:
+        while not self.state.done[0] and self.bots[int(self.state.current[0])] is not None:
             seat = int(self.state.current[0])
             action = agent_move(self.agents[seat], self.rules, self.state, self.rng)
             if not game.legal_action_mask(self.rules, self.state)[0, action]:
@@ -191,9 +248,10 @@ class TableGame:
             played.append(self._play(action))
         return played
 
-    def hint(self, spec: str = "planner") -> dict[str, Any]:
-        """The move agent ``spec`` would make for the human now (it is not played)."""
-        if self.state.done[0] or int(self.state.current[0]) != self.human:
+    def hint(self, spec: str = "planner", seat: int | None = None) -> dict[str, Any]:
+        """The move agent ``spec`` would make for human ``seat`` now (it is not played)."""
+        seat = self.human if seat is None else seat
+        if self.state.done[0] or int(self.state.current[0]) != seat:
             raise MoveError("a hint is for the seat to act")
         agent = make_agent(spec, self.rules)
         action = agent_move(agent, self.rules, self.state, np.random.default_rng(self.seed))
@@ -205,9 +263,10 @@ class TableGame:
         return self.folder / f"{self.game_id}.jsonl"
 
     def save(self) -> None:
-        """Write the replay and the table's sidecar (token, seats) atomically."""
+        """Write the replay and the table's sidecar (tokens, seats, room) atomically."""
         self.folder.mkdir(parents=True, exist_ok=True)
-        sidecar = {"game": self.game_id, "token": self.token, "bots": self.bots,
+        sidecar = {"game": self.game_id, "tokens": {str(k): v for k, v in self.tokens.items()},
+                   "joined": sorted(self.joined), "code": self.code, "bots": self.bots,
                    "seed": self.seed, "rules": self.rules.name,
                    "rule_options": rule_options_of(self.rules),
                    "rng": self.rng.bit_generator.state, "match": self.match}
@@ -229,7 +288,9 @@ class TableGame:
         rules = preset(sidecar["rules"], num_players=len(sidecar["bots"]),
                        **sidecar["rule_options"])
         table = cls(rules, sidecar["bots"], sidecar["seed"], folder, game_id=game_id,
-                    token=sidecar["token"], match=sidecar.get("match", False))
+                    tokens={int(k): v for k, v in sidecar["tokens"].items()},
+                    joined=set(sidecar["joined"]), code=sidecar["code"],
+                    match=sidecar.get("match", False))
         records = replay.load(folder / f"{game_id}.jsonl")
         for rec in records[2:]:
             if rec["kind"] == "move":

@@ -333,3 +333,84 @@ def test_browser__the_replay_viewer_steps_forward_and_back(tmp_path):
         page.click("#last")
         assert "deal over" in page.inner_text("#status")
         browser.close()
+
+
+def test_rooms__friends_join_by_code_and_each_token_is_one_seat(client):
+    game_id, host, data = start(client, players=3, humans=2, opponents=["greedy"])
+    code = data["room"]
+    assert len(code) == 6 and code.isalnum() and data["humans"] == [0]
+    joined = client.post(f"/api/rooms/{code}/join")
+    assert joined.status_code == 200
+    friend = {"X-Seat-Token": joined.json()["token"]}
+    assert joined.json()["seat"] == 1 and joined.json()["game"] == game_id
+    assert client.post(f"/api/rooms/{code}/join").status_code == 409  # every seat taken
+    guessed = "".join(reversed(code)) if code[::-1] != code else "ZZZZZZ"
+    assert client.post(f"/api/rooms/{guessed}/join").status_code == 404
+    url = f"/api/games/{game_id}"
+    mine, theirs = (client.get(url, headers=h).json() for h in (host, friend))
+    assert mine["seat"] == 0 and theirs["seat"] == 1
+    assert mine["hand"] != theirs["hand"] and theirs["moves"] == []  # seat 0 is to act
+    move = {"action": mine["moves"][0]["id"]}
+    refused = client.post(f"{url}/move", json=move, headers=friend)  # not the friend's turn
+    assert refused.status_code == 400 and "seat 0's turn" in refused.json()["error"]
+    assert client.get(url, headers=host).json()["log"] == mine["log"]
+    discard = next(m for m in mine["moves"] if m["group"] == "discard")
+    after = client.post(f"{url}/move", json={"action": discard["id"]}, headers=host).json()
+    assert after["current"] == 1 and after["log"][-1]["seat"] == 0  # the friend is to act
+    friend_view = client.get(url, headers=friend).json()
+    assert friend_view["moves"] and friend_view["current"] == 1
+    assert client.get(f"{url}/hint", headers=host).status_code == 400  # not the host's turn
+
+
+def test_rooms__a_seat_never_sees_the_other_humans_hand(tmp_path):
+    app_client = TestClient(create_app(tmp_path / "games"))
+    game_id, host, data = start(app_client, players=2, humans=2, opponents=[])
+    friend = {"X-Seat-Token": app_client.post(f"/api/rooms/{data['room']}/join").json()["token"]}
+    live, rng = _table(app_client, game_id), np.random.default_rng(4)
+    compared = 0
+    for _ in range(30):
+        for seat, headers in ((0, host), (1, friend)):
+            other = hidden_swap(live.state, seat, rng)
+            if other is None:
+                continue
+            before = _page_texts(app_client, game_id, headers)
+            real, live.state = live.state, other
+            assert _page_texts(app_client, game_id, headers) == before
+            live.state, compared = real, compared + 1
+        to_act = host if live.state.current[0] == 0 else friend
+        moves = app_client.get(f"/api/games/{game_id}", headers=to_act).json()["moves"]
+        if not moves:
+            break
+        choice = moves[int(rng.integers(len(moves)))]["id"]
+        app_client.post(f"/api/games/{game_id}/move", json={"action": choice}, headers=to_act)
+    assert compared >= 30
+
+
+def test_rooms__the_code_expires_with_the_game(client):
+    game_id, _, data = start(client, players=2, humans=2, opponents=[], preset="cz")
+    code = data["room"]
+    table = client.app.state.games[game_id]
+    table.state = table.state.replace(truncated=np.array([True]))  # as if the deal ran out
+    assert client.post(f"/api/rooms/{code}/join").status_code == 404
+
+
+def test_browser__a_friend_joins_a_room_and_sees_the_move_made_across_the_table(tmp_path):
+    from playwright.sync_api import sync_playwright
+
+    with _served(create_app(tmp_path / "games")) as port, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+        host, friend = browser.new_context().new_page(), browser.new_context().new_page()
+        host.goto(f"http://127.0.0.1:{port}/")
+        host.select_option("select[name=humans]", "2")
+        host.click("#new-game")
+        host.wait_for_selector(".move")
+        code = host.inner_text("#room").split()[1].rstrip(":")
+        friend.goto(f"http://127.0.0.1:{port}/")
+        friend.fill("input[name=code]", code.lower())  # codes are read out loud: any case
+        friend.click("#join button")
+        friend.wait_for_function("document.getElementById('status').textContent.includes('seat 1')")
+        assert friend.locator(".move").count() == 0  # the host is to act
+        host.locator(".move", has_text="discard").first.click()
+        friend.wait_for_selector(".move", timeout=10_000)  # its poll saw the host's discard
+        assert "your turn" in friend.inner_text("#status")
+        browser.close()

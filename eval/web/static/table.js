@@ -57,7 +57,7 @@ function render() {
   $("seats").replaceChildren(...view.seats.map((s) => {
     const div = document.createElement("div");
     div.className = "seat" + (s.seat === view.current && !view.done ? " to-act" : "");
-    const who = s.seat === view.seat ? "you" : (view.bots[s.seat] || "");
+    const who = s.seat === view.seat ? "you" : (view.bots[s.seat] || "human");
     div.textContent = `seat ${s.seat} (${who}): ${s.cards} cards, ${s.opened ? "opened" : "not opened"}` +
       (s.known.length ? `; took ${s.known.join(" ")}` : "");
     return div;
@@ -104,6 +104,8 @@ function render() {
       (match.over ? `; over, won by seat ${match.winners.join(" and ")}` : "")
     : "";
   $("next-deal").hidden = !(match && view.done && !match.over);
+  $("room").textContent = view.room
+    ? `room ${view.room}: friends join with this code; seats taken ${view.humans.join(", ")}` : "";
   $("log").scrollTop = $("log").scrollHeight;
 }
 
@@ -138,6 +140,7 @@ async function newGame(event) {
                 opponents: form.get("opponents").split(/[ ,]+/).filter(Boolean)};
   if (form.get("seed")) body.seed = Number(form.get("seed"));
   body.match = form.get("match") === "on";
+  body.humans = Number(form.get("humans"));
   game = null;
   try {
     const data = await api("POST", "/api/games", body);
@@ -146,6 +149,28 @@ async function newGame(event) {
     await show(data);
   } catch (err) { $("error").textContent = err.message; }
 }
+
+async function join(event) {
+  event.preventDefault();
+  const code = new FormData($("join")).get("code").trim().toUpperCase();
+  game = null;
+  try {
+    const data = await api("POST", `/api/rooms/${encodeURIComponent(code)}/join`);
+    game = {id: data.game, token: data.token};
+    localStorage.setItem("zolik-game", JSON.stringify(game));
+    await show(data);
+  } catch (err) { $("error").textContent = err.message; }
+}
+
+// while another person is to act, ask for the table every 1.5 s
+setInterval(async () => {
+  if (!game || !view || view.done || view.current === view.seat) return;
+  if (view.bots[view.current] !== null) return;  // bots move within our own requests
+  try {
+    const next = await api("GET", `/api/games/${game.id}`);
+    if (next.log.length !== view.log.length || next.current !== view.current) { view = next; render(); }
+  } catch { /* the next tick asks again */ }
+}, 1500);
 
 async function hint() {
   try {
@@ -167,6 +192,7 @@ document.addEventListener("keydown", (event) => {
   else if (event.key === " ") { skipping = true; }
 });
 $("settings").addEventListener("submit", newGame);
+$("join").addEventListener("submit", join);
 $("sort").onclick = () => { sortBy = sortBy === "suit" ? "rank" : "suit"; render(); };
 $("hint").onclick = hint;
 $("next-deal").onclick = async () => {
