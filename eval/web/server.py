@@ -4,6 +4,8 @@
     GET  /api/settings              the settings ``zolik play`` was started with
     GET  /replay                    the replay viewer's page
     POST /api/replays               a JSONL replay (any recorded game) -> frames, all hands
+    GET  /dice, POST /api/dice {joker, seed}, GET /api/dice/{id}, POST /api/dice/{id}/move
+                                    Pět kostek, solitaire, with the optimal agent's advice
     POST /api/games                 {preset, players, opponents, seed, match, humans}
                                     -> the view and the maker's token (and a room code)
     POST /api/rooms/{code}/join     the next free human seat of a room: its view and token
@@ -23,6 +25,7 @@ Games are saved after every move (``session.TableGame``) and read back after a r
 
 from __future__ import annotations
 
+import hmac
 import json
 import pathlib
 import threading
@@ -34,6 +37,7 @@ from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from eval.web.dice_session import DiceTable
 from eval.web.session import MoveError, TableGame
 from eval.web.view import replay_frames
 from zolik_env.envs import replay
@@ -55,6 +59,7 @@ class Tables:
     def __init__(self, folder: pathlib.Path, defaults: dict[str, Any]) -> None:
         self.folder, self.defaults = folder, defaults
         self.games: dict[str, TableGame] = {}
+        self.dice_games: dict[str, DiceTable] = {}
         self.lock = threading.Lock()  # one request changes games at a time (bots are slow)
 
     def table_of(self, request: Request) -> tuple[TableGame, int]:
@@ -85,6 +90,47 @@ class Tables:
 
     async def page(self, request: Request) -> Response:
         return FileResponse(STATIC / "index.html")
+
+    async def dice_page(self, request: Request) -> Response:
+        return FileResponse(STATIC / "dice.html")
+
+    def dice_of(self, request: Request) -> DiceTable:
+        """The dice game of the path if the request carries its token (else 404)."""
+        game_id = request.path_params["game_id"]
+        table = self.dice_games.get(game_id)
+        if table is None:
+            try:
+                table = self.dice_games[game_id] = DiceTable.load(self.folder, game_id)
+            except (KeyError, OSError, ValueError):
+                raise HttpError(404, f"no game {game_id!r}") from None
+        token = request.headers.get("x-seat-token", "")
+        if not hmac.compare_digest(token.encode(), table.token.encode()):
+            raise HttpError(404, f"no game {game_id!r}")
+        return table
+
+    async def new_dice(self, request: Request) -> Response:
+        body = await body_of(request)
+        unknown = sorted(set(body) - {"joker", "seed"})
+        if unknown:
+            raise HttpError(400, f"unknown settings {unknown}")
+        try:
+            with self.lock:
+                table = DiceTable.new(self.folder, body.get("joker", "forced"), body.get("seed"))
+        except (ValueError, TypeError) as err:
+            raise HttpError(400, str(err)) from None
+        self.dice_games[table.game_id] = table
+        return JSONResponse({**table.view(), "token": table.token})
+
+    async def get_dice(self, request: Request) -> Response:
+        return JSONResponse(self.dice_of(request).view())
+
+    async def dice_move(self, request: Request) -> Response:
+        table, body = self.dice_of(request), await body_of(request)
+        with self.lock:
+            try:
+                return JSONResponse(table.move(body.get("action")))
+            except ValueError as err:
+                raise HttpError(400, str(err)) from None
 
     async def replay_page(self, request: Request) -> Response:
         return FileResponse(STATIC / "replay.html")
@@ -193,6 +239,10 @@ def create_app(folder: pathlib.Path, defaults: dict[str, Any] | None = None) -> 
     routes = [
         Route("/", tables.page),
         Route("/replay", tables.replay_page),
+        Route("/dice", tables.dice_page),
+        Route("/api/dice", tables.new_dice, methods=["POST"]),
+        Route("/api/dice/{game_id}", tables.get_dice),
+        Route("/api/dice/{game_id}/move", tables.dice_move, methods=["POST"]),
         Route("/api/settings", tables.settings),
         Route("/api/replays", tables.view_replay, methods=["POST"]),
         Route("/api/games", tables.new_game, methods=["POST"]),
@@ -206,4 +256,5 @@ def create_app(folder: pathlib.Path, defaults: dict[str, Any] | None = None) -> 
     ]
     app = Starlette(routes=routes, exception_handlers={HttpError: _http_error})
     app.state.games = tables.games  # the live games by id (tests reach a table through it)
+    app.state.dice_games = tables.dice_games
     return app

@@ -3,6 +3,7 @@ cards under counterfactuals, tokens, bad requests, saved games; and the page in 
 browser (Debian's chromium driven by Playwright)."""
 
 import contextlib
+import dataclasses
 import json
 import socket
 import threading
@@ -413,4 +414,57 @@ def test_browser__a_friend_joins_a_room_and_sees_the_move_made_across_the_table(
         host.locator(".move", has_text="discard").first.click()
         friend.wait_for_selector(".move", timeout=10_000)  # its poll saw the host's discard
         assert "your turn" in friend.inner_text("#status")
+        browser.close()
+
+
+def test_dice__a_game_to_the_end_with_the_optimums_advice_and_score(tmp_path):
+    folder = tmp_path / "games"
+    with TestClient(create_app(folder)) as client:
+        data = client.post("/api/dice", json={"joker": "forced", "seed": 2_000_000_321}).json()
+        url, headers = f"/api/dice/{data['game']}", {"X-Seat-Token": data["token"]}
+        assert len(data["dice"]) == 5 and data["rolls_left"] == 2 and not data["done"]
+        bad = client.post(f"{url}/move", json={"action": 999}, headers=headers)
+        assert bad.status_code == 400 and "not a legal move" in bad.json()["error"]
+        assert client.get(url, headers={"X-Seat-Token": "guess"}).status_code == 404
+        view = client.post(f"{url}/move", json={"action": "reroll 0,1"}, headers=headers).json()
+        assert view["rolls_left"] == 1 and view["advice"]["yours"] == "reroll 0,1"
+        for _ in range(13 * 3):
+            if view["done"]:
+                break
+            scoring = [m for m in view["moves"] if m["text"].startswith("score")]
+            view = client.post(f"{url}/move", json={"action": scoring[0]["id"]},
+                               headers=headers).json()
+        assert view["done"] and all(box["score"] is not None for box in view["boxes"])
+        assert view["optimal_expected"] == 254.59 and view["optimal_same_seed"] > 0
+    with TestClient(create_app(folder)) as again:  # read back after a restart
+        assert again.get(url, headers=headers).json() == view
+
+
+def test_dice__the_page_never_learns_future_rolls(client, monkeypatch):
+    data = client.post("/api/dice", json={"seed": 2_000_000_322}).json()
+    url, headers = f"/api/dice/{data['game']}", {"X-Seat-Token": data["token"]}
+    table = client.app.state.dice_games[data["game"]]
+    before = client.get(url, headers=headers).content
+    table.state = dataclasses.replace(table.state, key=table.state.key + np.uint64(12345))
+    assert client.get(url, headers=headers).content == before  # another future, same page
+    assert str(int(table.state.key[0])) not in before.decode()
+
+
+def test_browser__pet_kostek_keep_roll_and_score(tmp_path):
+    from playwright.sync_api import sync_playwright
+
+    with _served(create_app(tmp_path / "games")) as port, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+        page = browser.new_page()
+        page.goto(f"http://127.0.0.1:{port}/dice")
+        page.fill("input[name=seed]", "2000000323")
+        page.click("#new-game")
+        page.wait_for_selector("#dice .die")
+        page.click("#dice .die >> nth=0")  # keep the first die
+        page.keyboard.press("2")  # and the second, from the keyboard
+        page.click("#roll")
+        page.wait_for_function("document.getElementById('status').textContent.includes('left 1')")
+        assert "reroll 2,3,4" in page.inner_text("#advice")
+        page.locator("#card .move").first.click()
+        page.wait_for_function("document.getElementById('status').textContent.includes('left 2')")
         browser.close()
