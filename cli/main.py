@@ -24,6 +24,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "bench-env": ("cli.bench_env", "throughput of the Žolík VecEnv vs the raw core"),
     "replay": ("cli.replay", "print a recorded Žolík game (JSONL) turn by turn"),
     "play": ("cli.play", "play against the kit's agents in the browser (a local web table)"),
+    "bench-play": ("cli.bench_play", "how fast a bot's move reaches the web table (a table)"),
     "train": ("cli.train", "PPO self-play training from a YAML config; --resume a run"),
     "eval": ("cli.eval", "duplicate-deal evaluation of agents: intervals, ratings, report"),
     "strength": ("cli.strength", "agent strength on duplicate deals: heuristic pairs, a PPO run"),

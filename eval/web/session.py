@@ -177,7 +177,8 @@ class TableGame:
         seat = self.human if seat is None else seat
         out = seat_view(self.rules, self.state, seat)
         out.update({"game": self.game_id, "bots": self.bots, "log": self.log[-40:],
-                    "played": bot_moves or [], "deal": self.deal_index,
+                    "played": bot_moves or [], "moves_so_far": len(self.log),
+                    "deal": self.deal_index,
                     "humans": sorted(self.joined), "room": self.code})
         if self.match:
             totals = match_totals(self.deal_scores) or [0] * self.rules.num_players

@@ -468,3 +468,51 @@ def test_browser__pet_kostek_keep_roll_and_score(tmp_path):
         page.locator("#card .move").first.click()
         page.wait_for_function("document.getElementById('status').textContent.includes('left 2')")
         browser.close()
+
+
+def test_browser__a_whole_deal_played_by_clicking_with_an_undo_and_hints(tmp_path):
+    from playwright.sync_api import sync_playwright
+
+    app = create_app(tmp_path / "games", {"opponents": ["greedy"], "seed": 2_000_000_402})
+    with _served(app) as port, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+        page = browser.new_page()
+        page.goto(f"http://127.0.0.1:{port}/?delay=0")
+        page.click("#new-game")
+        page.wait_for_selector(".move")
+        undone = hinted = 0
+        for _ in range(600):
+            if "deal over" in page.inner_text("#status"):
+                break
+            settled = page.get_attribute("body", "data-moves")
+            undo = page.locator(".move", has_text="undo")
+            if not undone and undo.count():
+                undo.click()
+                undone += 1
+            else:
+                page.click("#hint")  # the planner's move, outlined; then click it
+                page.wait_for_selector(".move.hinted")
+                page.click(".move.hinted")
+                hinted += 1
+            page.wait_for_function(f"document.body.dataset.moves !== '{settled}'")
+        assert "deal over" in page.inner_text("#status") and undone == 1 and hinted > 5
+        scores = page.inner_text("#status").split("scores ")[1]
+        assert len(scores.split(",")) == 2
+        browser.close()
+
+
+def test_browser__dragging_a_card_to_the_piles_discards_it(tmp_path):
+    from playwright.sync_api import sync_playwright
+
+    app = create_app(tmp_path / "games", {"opponents": ["greedy"], "seed": 2_000_000_403})
+    with _served(app) as port, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+        page = browser.new_page()
+        page.goto(f"http://127.0.0.1:{port}/?delay=0")
+        page.click("#new-game")
+        page.wait_for_selector(".move")
+        card = page.locator("#hand .card").first.inner_text()
+        page.drag_and_drop("#hand .card >> nth=0", "#piles")
+        page.wait_for_function("document.querySelectorAll('#log-list li').length >= 2")
+        assert page.locator("#log-list li").first.inner_text() == f"seat 0: discard {card}"
+        browser.close()

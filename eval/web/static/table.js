@@ -9,6 +9,8 @@ let sortBy = "suit";
 let selected = [];  // indices into view.hand
 let queue = [];     // bot moves still to show
 let skipping = false;
+// milliseconds each bot move is shown for (?delay=0 in the address: no animation)
+const DELAY = Number(new URLSearchParams(location.search).get("delay") ?? 450);
 
 const $ = (id) => document.getElementById(id);
 
@@ -79,6 +81,8 @@ function render() {
   }));
   $("hand").replaceChildren(...sortedHand().map(([c, i]) => {
     const node = cardNode(c, "button");
+    node.draggable = true;  // onto a meld: lay it off there; onto the piles: discard it
+    node.addEventListener("dragstart", (event) => event.dataTransfer.setData("text/plain", c));
     if (selected.includes(i)) node.classList.add("selected");
     node.onclick = () => { selected = selected.includes(i) ? selected.filter((j) => j !== i) : [...selected, i]; render(); };
     return node;
@@ -92,6 +96,9 @@ function render() {
     button.onclick = () => play(m.id);
     return button;
   }));
+  $("melds").querySelectorAll(".meld").forEach((div) => dropTarget(div, (card) =>
+    view.moves.find((m) => m.group === "lay" && m.text.split(" ")[1] === card &&
+                           m.text.split(" ")[3] === div.dataset.slot)));
   $("log-list").replaceChildren(...view.log.map((e) => {
     const li = document.createElement("li");
     li.textContent = `seat ${e.seat}: ${e.move}`;
@@ -109,6 +116,17 @@ function render() {
   $("log").scrollTop = $("log").scrollHeight;
 }
 
+// a drop zone: the card dropped on it plays the move ``pick(card)`` finds, if legal
+function dropTarget(node, pick) {
+  node.addEventListener("dragover", (event) => event.preventDefault());
+  node.addEventListener("drop", (event) => {
+    event.preventDefault();
+    const move = pick(event.dataTransfer.getData("text/plain"));
+    if (move) play(move.id);
+    else $("error").textContent = "that card cannot go there now";
+  });
+}
+
 function wait(ms) { return new Promise((done) => setTimeout(done, ms)); }
 
 async function show(next) {
@@ -117,11 +135,12 @@ async function show(next) {
   skipping = false;
   for (let k = 0; k < played.length && !skipping; k++) {
     $("status").textContent = `seat ${played[k].seat}: ${played[k].move}`;
-    await wait(450);
+    await wait(DELAY);
   }
   view = next;
   selected = [];
   render();
+  document.body.dataset.moves = String(view.moves_so_far);  // settled: moves so far
   const first = document.querySelector(".move:not(.dim)");
   if (first) first.focus();
 }
@@ -191,6 +210,7 @@ document.addEventListener("keydown", (event) => {
   else if (event.key === "u") { const undo = view?.moves.find((m) => m.group === "undo"); if (undo) play(undo.id); }
   else if (event.key === " ") { skipping = true; }
 });
+dropTarget($("piles"), (card) => view?.moves.find((m) => m.text === `discard ${card}`));
 $("settings").addEventListener("submit", newGame);
 $("join").addEventListener("submit", join);
 $("sort").onclick = () => { sortBy = sortBy === "suit" ? "rank" : "suit"; render(); };
