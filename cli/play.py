@@ -69,7 +69,8 @@ def main(argv: list[str] | None = None) -> int:
         "preset": args.preset, "players": args.players, "opponents": args.opponents,
         "match": args.match, "humans": args.humans,
         **({"seed": args.seed} if args.seed is not None else {})})
-    url = f"http://127.0.0.1:{args.port}/"
+    shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
+    url = f"http://{shown}:{args.port}/"
     if args.host not in ("127.0.0.1", "localhost", "::1"):
         print(f"warning: listening on {args.host}: anyone who can reach port {args.port} can "
               f"open the page and join a room whose code they know", file=sys.stderr)

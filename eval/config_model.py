@@ -8,8 +8,9 @@ derive from ``ConfigModel``:
     plain_dict(cfg)                         # YAML-able values to write next to a run
 
 The model is strict (pydantic's strict mode): no truthy strings or numbers for flags, no
-floats or flags for counts, no numbers for names; YAML lists become tuples for tuple
-fields, integers are accepted where a number is asked for. Each field declares its range
+floats or flags for counts, no numbers for names, no infinities or NaN; YAML lists become
+tuples for tuple fields, integers are accepted where a number is asked for, and ``3e-4``
+is read as the number it looks like. Each field declares its range
 (``Field(gt=0)``, ``ge``, ``le``) and each config's cross-field rules are a model validator
 (e.g. ``batch_size`` at most a rollout). Unknown keys are refused with the known ones
 listed. Every refusal is one ``ValueError`` line naming the field, the value and the file.
@@ -21,6 +22,7 @@ are checked by the rules API itself (``zolik_env.rummy.options``).
 from __future__ import annotations
 
 import pathlib
+import re
 from collections.abc import Mapping
 from typing import Annotated, Any, TypeVar
 
@@ -35,6 +37,21 @@ def _list_as_tuple(value: Any) -> Any:
     return tuple(value) if isinstance(value, list) else value
 
 
+class _ConfigLoader(yaml.SafeLoader):
+    """YAML as configs are written: ``3e-4`` is a number (YAML 1.1 wants ``3.0e-4``)."""
+
+
+_ConfigLoader.add_implicit_resolver(
+    "tag:yaml.org,2002:float",
+    re.compile(r"^[-+]?(?:[0-9][0-9_]*)(?:\.[0-9_]*)?[eE][-+]?[0-9]+$"),
+    list("-+0123456789"))
+
+
+def parse_yaml(text: str) -> Any:
+    """A YAML document or a ``--set`` value, read as the configs are."""
+    return yaml.load(text, Loader=_ConfigLoader)
+
+
 IntTuple = Annotated[tuple[int, ...], BeforeValidator(_list_as_tuple)]
 StrTuple = Annotated[tuple[str, ...], BeforeValidator(_list_as_tuple)]
 
@@ -42,7 +59,7 @@ StrTuple = Annotated[tuple[str, ...], BeforeValidator(_list_as_tuple)]
 class ConfigModel(BaseModel):
     """A frozen, strictly typed config; attribute docstrings are the fields' descriptions."""
 
-    model_config = ConfigDict(strict=True, frozen=True, extra="forbid",
+    model_config = ConfigDict(strict=True, frozen=True, extra="forbid", allow_inf_nan=False,
                               use_attribute_docstrings=True, validate_default=True)
 
     def to_dict(self) -> dict[str, Any]:
@@ -56,7 +73,7 @@ def read_yaml(path: str | pathlib.Path) -> dict[str, Any]:
     Raises:
         ValueError: naming the file when it holds something other than a mapping.
     """
-    loaded = yaml.safe_load(pathlib.Path(path).read_text(encoding="utf-8"))
+    loaded = parse_yaml(pathlib.Path(path).read_text(encoding="utf-8"))
     if loaded is None:
         return {}
     if not isinstance(loaded, dict):

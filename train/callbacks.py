@@ -13,11 +13,14 @@ policies alone, in the learner's forward passes, in PPO updates and in evaluatio
 from __future__ import annotations
 
 import pathlib
+import random
 import sys
 import time
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+import torch
 from stable_baselines3.common.callbacks import BaseCallback
 from tqdm import tqdm
 
@@ -118,7 +121,19 @@ class TrainCallback(BaseCallback):
         return not (self.budget and time.time() - self.start > self.budget)
 
     def run_eval(self) -> list[dict[str, Any]]:
-        """Evaluate the current policy; append to ``eval.csv`` and redraw the curve."""
+        """Evaluate the current policy; append to ``eval.csv`` and redraw the curve. The
+        global generators are put back afterwards: building and playing the evaluation's
+        agents must not change the training's draws (a resumed run, whose agents are
+        built anew, then equals an uninterrupted one)."""
+        saved = (torch.get_rng_state(), np.random.get_state(), random.getstate())
+        try:
+            return self._evaluate()
+        finally:
+            torch.set_rng_state(saved[0])
+            np.random.set_state(saved[1])
+            random.setstate(saved[2])
+
+    def _evaluate(self) -> list[dict[str, Any]]:
         began = time.perf_counter()
         learner = PPOPolicy(self.model.policy, "ppo", rules=self.cfg.rules())
         rows = evaluate(self.cfg.rules(), learner, self.cfg.eval_opponents, self.cfg.eval_deals,

@@ -12,11 +12,18 @@ import pathlib
 import re
 from typing import Any
 
-import yaml
 from pydantic import Field, field_validator, model_validator
 
 from agents.hand_features import check_features, has_hand_features
-from eval.config_model import ConfigModel, IntTuple, StrTuple, build, plain_dict, read_values
+from eval.config_model import (
+    ConfigModel,
+    IntTuple,
+    StrTuple,
+    build,
+    parse_yaml,
+    plain_dict,
+    read_values,
+)
 from zolik_env.envs.zolik_common import REWARD_MODES, make_rules
 from zolik_env.rummy.options import RuleSet
 
@@ -146,8 +153,8 @@ class PPOConfig(ConfigModel):
     @field_validator("net_arch")
     @classmethod
     def _layers(cls, widths: tuple[int, ...]) -> tuple[int, ...]:
-        if not widths or any(width <= 0 for width in widths):
-            raise ValueError("hidden layers must be one or more positive widths")
+        if any(width <= 0 for width in widths):  # none: linear heads
+            raise ValueError("hidden layer widths must be positive")
         return widths
 
     @field_validator("reward")
@@ -217,7 +224,7 @@ def parse_overrides(pairs: list[str] | None) -> dict[str, Any]:
         key, sep, value = pair.partition("=")
         if not sep or not key:
             raise ValueError(f"override {pair!r} is not key=value")
-        out[key.strip()] = yaml.safe_load(value) if value.strip() else ""  # key= : empty
+        out[key.strip()] = parse_yaml(value) if value.strip() else ""  # key= : empty
     return out
 
 

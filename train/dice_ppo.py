@@ -16,7 +16,9 @@ from __future__ import annotations
 import csv
 import os
 import pathlib
+import signal
 import sys
+import threading
 import time
 from collections import deque
 from typing import Any
@@ -272,18 +274,38 @@ def run(cfg: DicePPOConfig, run_dir: pathlib.Path | None = None) -> pathlib.Path
             policy_kwargs={"net_arch": list(cfg.net_arch)},
         )  # fmt: skip
     callback = _callback(cfg, run_dir, start, logged, recent)
+    main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _interrupt) if main_thread else None
     try:
         model.learn(cfg.total_timesteps - model.num_timesteps, callback=callback,
                     reset_num_timesteps=not resume)
-    except KeyboardInterrupt:  # back to the rollout's start, saved with its state
-        if callback.resume_point is not None:
-            resume_state.rewind(model, callback.resume_point)
-            _save(model, run_dir / "checkpoints" / f"step_{model.num_timesteps}.zip",
-                  callback.resume_point)
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the rollout's start, with its state
+        _save_resumable(model, run_dir, callback)
         print(f"interrupted: saved step {model.num_timesteps}; --resume {run_dir} continues")
         raise
+    finally:
+        if main_thread:
+            signal.signal(signal.SIGTERM, previous)
+    _save_resumable(model, run_dir, callback)  # the time budget or the last step
     _save(model, run_dir / "final.zip")
     return run_dir
+
+
+def _interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
+def _save_resumable(model: Any, run_dir: pathlib.Path, callback: Any) -> None:
+    """A checkpoint ``--resume`` continues exactly from: after a last update, the state
+    now; stopped inside a rollout (the time budget, Ctrl-C), that rollout's start."""
+    point = getattr(callback, "resume_point", None)
+    if callback.rollout_complete or point is None:
+        venv = model.get_env()
+        point = resume_state.capture(model, venv, venv.venv,
+                                     extra={"recent": list(callback.recent)})
+    else:
+        resume_state.rewind(model, point)
+    _save(model, run_dir / "checkpoints" / f"step_{model.num_timesteps}.zip", point)
 
 
 def _saved_state(checkpoint: pathlib.Path, step: int) -> dict[str, Any] | None:

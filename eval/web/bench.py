@@ -2,8 +2,8 @@
 
 For each agent, preset and player count, games are played through the app's HTTP API
 (Starlette's test client, in process: no network), the person's seat taking the
-planner's hint each turn. Timed per bot move: the bot's choice and the core's step
-(``compute``), and the whole request divided among the bot moves it carried
+planner's hint each turn. Timed per bot move: the bot's choice (``compute``, timed by
+the table itself), and the whole request divided among the bot moves it carried
 (``per move``, what the page waits for after its animation delay). Prints a table of
 mean, 95th percentile and largest milliseconds.
 """
@@ -17,20 +17,6 @@ from typing import Any
 
 import numpy as np
 
-from eval.web import session
-
-
-def _timed_agent_move(log: list[float]) -> Any:
-    original = session.agent_move
-
-    def timed(*args: Any) -> int:
-        start = time.perf_counter()
-        action = original(*args)
-        log.append(time.perf_counter() - start)
-        return action
-
-    return original, timed
-
 
 def measure(agent: str, preset: str, players: int, moves: int, seed: int = 0) -> dict[str, Any]:
     """Latency figures of ``agent``'s moves at a table of ``preset`` x ``players``."""
@@ -38,30 +24,26 @@ def measure(agent: str, preset: str, players: int, moves: int, seed: int = 0) ->
 
     from eval.web.server import create_app
 
-    computes: list[float] = []
     per_move: list[float] = []
-    original, timed = _timed_agent_move(computes)
-    session.agent_move = timed
-    try:
-        with tempfile.TemporaryDirectory() as folder, \
-                TestClient(create_app(pathlib.Path(folder))) as client:
-            game = 0
-            while len(per_move) < moves:
-                data = client.post("/api/games", json={
-                    "preset": preset, "players": players, "opponents": [agent],
-                    "seed": 2_000_000_000 + seed * 1000 + game}).json()
-                url, headers = f"/api/games/{data['game']}", {"X-Seat-Token": data["token"]}
-                view, game = data, game + 1
-                while not view["done"] and len(per_move) < moves:
-                    hint = client.get(f"{url}/hint", headers=headers).json()
-                    start = time.perf_counter()
-                    view = client.post(f"{url}/move", json={"action": hint["id"]},
-                                       headers=headers).json()
-                    if view["played"]:
-                        took = (time.perf_counter() - start) / len(view["played"])
-                        per_move += [took] * len(view["played"])
-    finally:
-        session.agent_move = original
+    computes: list[float] = []
+    with tempfile.TemporaryDirectory() as folder, \
+            TestClient(create_app(pathlib.Path(folder), {"opponents": [agent]})) as client:
+        game = 0
+        while len(per_move) < moves:
+            data = client.post("/api/games", json={
+                "preset": preset, "players": players, "opponents": [agent],
+                "seed": 2_000_000_000 + seed * 1000 + game}).json()
+            url, headers = f"/api/games/{data['game']}", {"X-Seat-Token": data["token"]}
+            view, game = data, game + 1
+            while not view["done"] and len(per_move) < moves:
+                hint = client.get(f"{url}/hint", headers=headers).json()
+                start = time.perf_counter()
+                view = client.post(f"{url}/move", json={"action": hint["id"]},
+                                   headers=headers).json()
+                if view["played"]:
+                    took = (time.perf_counter() - start) / len(view["played"])
+                    per_move += [took] * len(view["played"])
+            computes += client.app.state.games[data["game"]].bot_seconds
     ms = np.asarray(per_move) * 1000
     compute = np.asarray(computes) * 1000
     return {"agent": agent, "preset": preset, "players": players, "moves": len(per_move),

@@ -21,6 +21,12 @@ only; without a valid one the game does not exist for the caller (404, as for an
 id). A bad request is a 4xx with ``{"error": reason}`` and changes
 nothing; a bot that raises is a 500 with the reason, and the game stays as it was.
 Games are saved after every move (``session.TableGame``) and read back after a restart.
+
+A request may name only the agents the server offers: the baselines, the shipped bots
+(``pretrained:NAME``) and the specs ``zolik play`` was started with; never an import path
+or a checkpoint file. POST bodies must be ``application/json``, which a page on another
+site cannot send without the browser asking first (and this server never says yes). Bots
+and hints run off the event loop, one request at a time.
 """
 
 from __future__ import annotations
@@ -29,16 +35,19 @@ import hmac
 import json
 import pathlib
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from agents.pretrained import names
 from eval.web.dice_session import DiceTable
-from eval.web.session import MoveError, TableGame
+from eval.web.session import MoveError, SaveError, TableGame
 from eval.web.view import replay_frames
 from zolik_env.envs import replay
 
@@ -60,6 +69,8 @@ class Tables:
         self.folder, self.defaults = folder, defaults
         self.games: dict[str, TableGame] = {}
         self.dice_games: dict[str, DiceTable] = {}
+        self.allowed = {"random", "greedy", "planner", *(f"pretrained:{n}" for n in names()),
+                        *defaults.get("opponents", [])}
         self.lock = threading.Lock()  # one request changes games at a time (bots are slow)
 
     def table_of(self, request: Request) -> tuple[TableGame, int]:
@@ -113,11 +124,9 @@ class Tables:
         unknown = sorted(set(body) - {"joker", "seed"})
         if unknown:
             raise HttpError(400, f"unknown settings {unknown}")
-        try:
-            with self.lock:
-                table = DiceTable.new(self.folder, body.get("joker", "forced"), body.get("seed"))
-        except (ValueError, TypeError) as err:
-            raise HttpError(400, str(err)) from None
+        seed = _seed(body.get("seed"))
+        table = await self.run(lambda: DiceTable.new(self.folder, body.get("joker", "forced"),
+                                                     seed))
         self.dice_games[table.game_id] = table
         return JSONResponse({**table.view(), "token": table.token})
 
@@ -126,42 +135,77 @@ class Tables:
 
     async def dice_move(self, request: Request) -> Response:
         table, body = self.dice_of(request), await body_of(request)
-        with self.lock:
-            try:
-                return JSONResponse(table.move(body.get("action")))
-            except ValueError as err:
-                raise HttpError(400, str(err)) from None
+        return JSONResponse(await self.run(lambda: table.move(body.get("action"))))
 
     async def replay_page(self, request: Request) -> Response:
         return FileResponse(STATIC / "replay.html")
 
     async def settings(self, request: Request) -> Response:
-        return JSONResponse(self.defaults)
+        """The form's defaults: what ``zolik play`` was given, except the seed."""
+        return JSONResponse({k: v for k, v in self.defaults.items() if k != "seed"})
+
+    def check_spec(self, spec: Any) -> str:
+        """An agent spec a request may name: the baselines, the shipped bots and those
+        ``zolik play`` was started with (never an import path or a file from a request)."""
+        if not isinstance(spec, str) or spec not in self.allowed:
+            raise HttpError(400, f"agent {spec!r} is not offered here: choose from "
+                                 f"{', '.join(sorted(self.allowed))}")
+        return spec
+
+    async def run(self, work: Callable[[], Any]) -> Any:
+        """``work()`` under the lock, off the event loop (bots and hints take time); its
+        errors as 4xx/5xx with the reason. The game is unchanged after any error."""
+        def locked() -> Any:
+            with self.lock:
+                return work()
+
+        try:
+            return await run_in_threadpool(locked)
+        except HttpError:
+            raise
+        except MoveError as err:
+            raise HttpError(400, str(err)) from None
+        except SaveError as err:
+            raise HttpError(500, str(err)) from None
+        except (ValueError, TypeError) as err:
+            raise HttpError(400, str(err)) from None
+        except Exception as err:  # a bot failed: the game is as it was
+            raise HttpError(500, f"a bot failed: {type(err).__name__}: {err}") from None
 
     async def new_game(self, request: Request) -> Response:
-        body = {**self.defaults, **await body_of(request)}
+        asked = await body_of(request)
+        body = {**self.defaults, **asked}
         unknown = sorted(set(body) - {"preset", "players", "opponents", "seed", "match",
                                       "humans"})
         if unknown:
             raise HttpError(400, f"unknown settings {unknown}")
-        try:
-            with self.lock:
-                table = TableGame.new(self.folder, body.get("preset", "cz"),
-                                      body.get("players", 2), body.get("opponents"),
-                                      body.get("seed"), match=bool(body.get("match", False)),
-                                      humans=body.get("humans", 1))
-        except (ValueError, TypeError) as err:
-            raise HttpError(400, str(err)) from None
+        opponents = body.get("opponents") or ["planner"]
+        if not isinstance(opponents, list):
+            raise HttpError(400, f"opponents must be a list of agent specs, got {opponents!r}")
+        for spec in opponents:
+            self.check_spec(spec)
+        if not isinstance(body.get("match", False), bool):
+            raise HttpError(400, f"match must be true or false, got {body['match']!r}")
+        humans = body.get("humans", 1)
+        if humans != 1 and asked.get("seed") is not None:  # deals unknown to every seat
+            raise HttpError(400, "a room deals from a seed nobody chose: leave out seed")
+        table = await self.run(lambda: TableGame.new(
+            self.folder, body.get("preset", "cz"), body.get("players", 2), opponents,
+            _seed(body.get("seed")) if humans == 1 else None, match=body.get("match", False),
+            humans=humans))
         self.games[table.game_id] = table
         return JSONResponse({**table.view(), "token": table.token})
 
     async def join(self, request: Request) -> Response:
-        with self.lock:
+        def take_a_seat() -> tuple[TableGame, int, str]:
             table = self.room(request.path_params["code"])
             try:
                 seat, token = table.join()
             except MoveError as err:
                 raise HttpError(409, str(err)) from None
+            return table, seat, token
+
+        table, seat, token = await self.run(take_a_seat)
         return JSONResponse({**table.view(seat=seat), "token": token})
 
     async def get_game(self, request: Request) -> Response:
@@ -172,32 +216,16 @@ class Tables:
         (table, seat), body = self.table_of(request), await body_of(request)
         if "action" not in body:
             raise HttpError(400, "give the move as {\"action\": id or \"discard 6H\"}")
-        with self.lock:
-            try:
-                return JSONResponse(table.move(body["action"], seat))
-            except MoveError as err:
-                raise HttpError(400, str(err)) from None
-            except Exception as err:  # a bot failed: the game is as it was
-                raise HttpError(500, f"a bot failed: {type(err).__name__}: {err}") from None
+        return JSONResponse(await self.run(lambda: table.move(body["action"], seat)))
 
     async def next_deal(self, request: Request) -> Response:
-        table, _ = self.table_of(request)
-        with self.lock:
-            try:
-                return JSONResponse(table.next_deal())
-            except MoveError as err:
-                raise HttpError(400, str(err)) from None
-            except Exception as err:  # a bot failed on the new deal
-                raise HttpError(500, f"a bot failed: {type(err).__name__}: {err}") from None
+        table, seat = self.table_of(request)
+        return JSONResponse(await self.run(lambda: table.next_deal(seat)))
 
     async def hint(self, request: Request) -> Response:
         table, seat = self.table_of(request)
-        try:
-            with self.lock:
-                return JSONResponse(table.hint(request.query_params.get("agent", "planner"),
-                                               seat))
-        except (MoveError, ValueError) as err:
-            raise HttpError(400, str(err)) from None
+        spec = self.check_spec(request.query_params.get("agent", "planner"))
+        return JSONResponse(await self.run(lambda: table.hint(spec, seat)))
 
     async def view_replay(self, request: Request) -> Response:
         """A recorded game (the JSONL text as the body) as frames for the viewer."""
@@ -216,8 +244,20 @@ class Tables:
         return PlainTextResponse(table.recorder.dumps(), media_type="application/x-ndjson")
 
 
+def _seed(seed: Any) -> int | None:
+    """A deal seed from a request: None or a non-negative integer below 2^62."""
+    if seed is None:
+        return None
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**62:
+        raise HttpError(400, f"seed must be an integer in [0, 2^62), got {seed!r}")
+    return seed
+
+
 async def body_of(request: Request) -> dict[str, Any]:
-    """The request's JSON object; a 400 naming what is wrong with it."""
+    """The request's JSON object; a 400 naming what is wrong with it. Only
+    ``application/json`` is read: a form or text a page on another site posts is refused."""
+    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+        raise HttpError(415, "send the request as application/json")
     try:
         body = json.loads(await request.body() or b"{}")
     except (json.JSONDecodeError, UnicodeDecodeError) as err:

@@ -21,6 +21,8 @@ import hmac
 import json
 import pathlib
 import secrets
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,6 +46,10 @@ ROOM_CODE_LENGTH = 6  # 32^6 = 10^9 codes: guessing one is hopeless at request s
 
 class MoveError(ValueError):
     """A move the game refuses (not legal, not this seat's turn, the deal is over)."""
+
+
+class SaveError(OSError):
+    """The game could not be written; the game in memory is as before the request."""
 
 
 def agent_move(policy: Any, rules: RuleSet, state: State, rng: np.random.Generator) -> int:
@@ -89,6 +95,7 @@ class TableGame:
         self.rng = np.random.default_rng(self.seed)
         self.recorder = replay.Recorder(self.rules, [spec or "human" for spec in self.bots])
         self.deal_scores: list[list[int]] = []  # of the finished deals
+        self.bot_seconds: list[float] = []  # each bot move's choice (``zolik bench-play``)
         self._start_deal(0)
 
     def _start_deal(self, deal_index: int) -> None:
@@ -122,8 +129,7 @@ class TableGame:
         free = sorted(set(self.tokens) - self.joined)
         if not free:
             raise MoveError("every seat of the room is taken")
-        self.joined.add(free[0])
-        self.save()
+        self._commit(lambda: self.joined.add(free[0]))
         return free[0], self.tokens[free[0]]
 
     def match_over(self) -> bool:
@@ -133,14 +139,33 @@ class TableGame:
         return not self.match or is_match_over(self.rules, match_totals(self.deal_scores),
                                                len(self.deal_scores))
 
-    def next_deal(self) -> dict[str, Any]:
-        """Start the match's next deal (the bots move until the human is to act)."""
+    def next_deal(self, seat: int | None = None) -> dict[str, Any]:
+        """Start the match's next deal (the bots move until a human is to act); human
+        ``seat``'s view. A failing bot or save leaves the game as it was."""
         if not self.state.done[0] or self.match_over():
             raise MoveError("the next deal starts when a deal of an unfinished match is over")
-        self._start_deal(self.deal_index + 1)
-        played = self.play_bots()
-        self.save()
-        return self.view(played)
+
+        def deal_and_play() -> list[dict[str, Any]]:
+            self._start_deal(self.deal_index + 1)
+            return self.play_bots()
+
+        return self.view(self._commit(deal_and_play), seat)
+
+    def _commit(self, change: Callable[[], Any]) -> Any:
+        """Run ``change`` and save; if either fails, put everything back as it was."""
+        before = (self.state, self.deal_index, self.rng.bit_generator.state, len(self.log),
+                  len(self.recorder.records), self.recorder.deal, len(self.deal_scores),
+                  set(self.joined), len(self.bot_seconds))
+        try:
+            result = change()
+            self.save()
+        except Exception:
+            (self.state, self.deal_index, self.rng.bit_generator.state, log_len, rec_len,
+             self.recorder.deal, deals_done, self.joined, timed) = before
+            del self.log[log_len:], self.recorder.records[rec_len:]
+            del self.deal_scores[deals_done:], self.bot_seconds[timed:]
+            raise
+        return result
 
     @classmethod
     def new(cls, folder: pathlib.Path, preset_name: str = "cz", players: int = 2,
@@ -195,18 +220,12 @@ class TableGame:
         refused move or a failing bot leaves the game unchanged."""
         seat = self.human if seat is None else seat
         action_id = self._action_id(seat, action)
-        state, log_len, rec_len = self.state, len(self.log), len(self.recorder.records)
-        generator, deals_done = self.rng.bit_generator.state, len(self.deal_scores)
-        try:
+
+        def play_and_answer() -> list[dict[str, Any]]:
             self._play(action_id)
-            played = self.play_bots()
-        except Exception:
-            self.state, self.rng.bit_generator.state = state, generator
-            del self.log[log_len:]
-            del self.recorder.records[rec_len:]
-            del self.deal_scores[deals_done:]
-            raise
-        self.save()
+            return self.play_bots()
+
+        played = self._commit(play_and_answer)
         return self.view(played, seat)
 
     def _action_id(self, seat: int, action: Any) -> int:
@@ -242,8 +261,9 @@ class TableGame:
         """The bots' moves until the human is to act or the deal is over."""
         played = []
         while not self.state.done[0] and self.bots[int(self.state.current[0])] is not None:
-            seat = int(self.state.current[0])
+            seat, start = int(self.state.current[0]), time.perf_counter()
             action = agent_move(self.agents[seat], self.rules, self.state, self.rng)
+            self.bot_seconds.append(time.perf_counter() - start)
             if not game.legal_action_mask(self.rules, self.state)[0, action]:
                 raise RuntimeError(f"bot {self.bots[seat]!r} chose an illegal move {action}")
             played.append(self._play(action))
@@ -270,12 +290,19 @@ class TableGame:
                    "joined": sorted(self.joined), "code": self.code, "bots": self.bots,
                    "seed": self.seed, "rules": self.rules.name,
                    "rule_options": rule_options_of(self.rules),
-                   "rng": self.rng.bit_generator.state, "match": self.match}
-        for path, text in ((self.path(), self.recorder.dumps()),
-                           (self.path().with_suffix(".json"), json.dumps(sidecar))):
+                   "rng": self.rng.bit_generator.state, "match": self.match,
+                   "records": self.recorder.records}
+        # the sidecar holds everything (one atomic write); the .jsonl beside it is the
+        # replay file for ``zolik replay`` and the viewer
+        for path, text in ((self.path().with_suffix(".json"), json.dumps(sidecar)),
+                           (self.path(), self.recorder.dumps())):
             tmp = path.with_name(f".{path.name}.tmp")
-            tmp.write_text(text, encoding="utf-8")
-            tmp.replace(path)
+            try:
+                tmp.write_text(text, encoding="utf-8")
+                tmp.replace(path)
+            except OSError as err:
+                tmp.unlink(missing_ok=True)
+                raise SaveError(f"cannot save the game to {path}: {err.strerror or err}") from None
 
     @classmethod
     def load(cls, folder: pathlib.Path, game_id: str) -> TableGame:
@@ -292,8 +319,7 @@ class TableGame:
                     tokens={int(k): v for k, v in sidecar["tokens"].items()},
                     joined=set(sidecar["joined"]), code=sidecar["code"],
                     match=sidecar.get("match", False))
-        records = replay.load(folder / f"{game_id}.jsonl")
-        for rec in records[2:]:
+        for rec in sidecar["records"][2:]:
             if rec["kind"] == "move":
                 table._play(actions.string_to_action(rec["move"]))
             elif rec["kind"] == "deal":

@@ -94,3 +94,16 @@ def test_configs__every_field_is_described(cls):
 def test_configs__defaults_round_trip_through_plain_values(cls):
     cfg = cls()
     assert build(cls, plain_dict(cfg)) == cfg
+
+
+def test_read_yaml__numbers_as_they_are_written(tmp_path):
+    path = tmp_path / "c.yaml"
+    path.write_text("rate: 3e-1\nsizes: [1_000]\nname: 1e3x\n")
+    assert read_yaml(path) == {"rate": 0.3, "sizes": [1000], "name": "1e3x"}
+    assert build(Sample, read_yaml(path)).rate == 0.3
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), -float("inf")])
+def test_build__no_infinities_or_nan(value):
+    with pytest.raises(ValueError, match="finite"):
+        build(Sample, {"rate": value})

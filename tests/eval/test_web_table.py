@@ -41,8 +41,9 @@ def client(tmp_path):
 
 
 def start(client, **settings):
-    body = {"preset": "cz", "players": 2, "opponents": ["greedy"], "seed": 2_000_000_123,
-            **settings}
+    body = {"preset": "cz", "players": 2, "opponents": ["greedy"], **settings}
+    if settings.get("humans", 1) == 1:
+        body.setdefault("seed", 2_000_000_123)  # a room's seed is the server's own
     response = client.post("/api/games", json=body)
     assert response.status_code == 200, response.text
     data = response.json()
@@ -128,8 +129,12 @@ def test_bad_requests__a_reason_and_the_game_unchanged(client):
                                  ({}, 400, "give the move")):
         response = client.post(f"{url}/move", json=body, headers=headers)
         assert response.status_code == status and reason in response.json()["error"]
-    response = client.post(f"{url}/move", content=b"{not json", headers=headers)
+    response = client.post(f"{url}/move", content=b"{not json",
+                           headers={**headers, "Content-Type": "application/json"})
     assert response.status_code == 400 and "malformed JSON" in response.json()["error"]
+    as_text = client.post(f"{url}/move", content=b'{"action": 1}',  # a cross-site form post
+                          headers={**headers, "Content-Type": "text/plain"})
+    assert as_text.status_code == 415
     assert client.get(url, headers=headers).content == before
     assert client.get("/api/games/feedbeef00", headers=headers).status_code == 404
     assert client.post("/api/games", json={"players": 9}).status_code == 400
@@ -163,8 +168,10 @@ def test_games_are_isolated_and_survive_a_restart(tmp_path):
         assert second.get(f"/api/games/{a_id}", headers=a_headers).json() == moved
 
 
-def test_a_bot_that_raises_leaves_the_game_and_the_server_running(client):
-    game_id, headers, data = start(client, opponents=["tests.eval.test_web_table:raising_bot"])
+def test_a_bot_that_raises_leaves_the_game_and_the_server_running(tmp_path):
+    raising = "tests.eval.test_web_table:raising_bot"  # offered: zolik play was given it
+    client = TestClient(create_app(tmp_path / "games", {"opponents": [raising]}))
+    game_id, headers, data = start(client, opponents=[raising])
     url = f"/api/games/{game_id}"
     before = client.get(url, headers=headers).content
     discard = next(m for m in data["moves"] if m["group"] == "discard")
@@ -516,3 +523,53 @@ def test_browser__dragging_a_card_to_the_piles_discards_it(tmp_path):
         page.wait_for_function("document.querySelectorAll('#log-list li').length >= 2")
         assert page.locator("#log-list li").first.inner_text() == f"seat 0: discard {card}"
         browser.close()
+
+
+
+def test_requests_name_only_offered_agents_and_never_choose_a_rooms_seed(client):
+    for spec in ("builtins:print", "ppo:/etc/passwd", "pimc:rollouts=100000", 5):
+        response = client.post("/api/games", json={"opponents": [spec]})
+        assert response.status_code == 400 and "not offered" in response.json()["error"]
+    game_id, headers, _ = start(client)
+    hint = client.get(f"/api/games/{game_id}/hint?agent=os.path:join", headers=headers)
+    assert hint.status_code == 400 and "not offered" in hint.json()["error"]
+    assert client.get(f"/api/games/{game_id}/hint?agent=greedy", headers=headers).json()["id"]
+    room = client.post("/api/games", json={"players": 2, "humans": 2, "opponents": [],
+                                           "seed": 2_000_000_001})
+    assert room.status_code == 400 and "seed" in room.json()["error"]
+    assert client.post("/api/games", json={"match": "false"}).status_code == 400
+    assert client.post("/api/games", json={"seed": 2**70}).status_code == 400
+
+
+def test_settings_never_send_the_seed(tmp_path):
+    app_client = TestClient(create_app(tmp_path, {"opponents": ["greedy"], "seed": 12345}))
+    assert app_client.get("/api/settings").json() == {"opponents": ["greedy"]}
+
+
+def test_a_failed_save_is_reported_and_the_game_is_unchanged(client, monkeypatch):
+    from eval.web import session
+
+    game_id, headers, data = start(client)
+    url = f"/api/games/{game_id}"
+    before = client.get(url, headers=headers).content
+
+    def full_disk(self):
+        raise session.SaveError("cannot save the game to x: No space left on device")
+
+    monkeypatch.setattr(session.TableGame, "save", full_disk)
+    discard = next(m for m in data["moves"] if m["group"] == "discard")
+    response = client.post(f"{url}/move", json={"action": discard["id"]}, headers=headers)
+    assert response.status_code == 500 and "No space left" in response.json()["error"]
+    assert client.get(url, headers=headers).content == before
+
+
+def test_rooms__the_next_deal_is_seen_by_the_seat_that_asked(client):
+    game_id, _, data = start(client, preset="jolly", players=2, humans=2, opponents=[],
+                             match=True, seed=None)
+    friend = {"X-Seat-Token": client.post(f"/api/rooms/{data['room']}/join").json()["token"]}
+    table = client.app.state.games[game_id]
+    table.state = table.state.replace(truncated=np.array([True]))  # as if the deal ran out
+    table.deal_scores.append([0, 0])
+    view = client.post(f"/api/games/{game_id}/next", headers=friend).json()
+    assert view["seat"] == 1 and view["deal"] == 1
+    assert view["hand"] == client.get(f"/api/games/{game_id}", headers=friend).json()["hand"]

@@ -46,7 +46,7 @@ def test_config__unknown_key_is_an_error(tmp_path):
     ({"exp_name": "../../x"}, "exp_name='../../x': use letters"),
     ({"gamma": 5}, "gamma=5 must be <= 1"),
     ({"clip_range": -1}, "clip_range=-1 must be > 0"),
-    ({"net_arch": [0]}, r"net_arch=\[0\]: hidden layers must be one or more positive"),
+    ({"net_arch": [0]}, r"net_arch=\[0\]: hidden layer widths must be positive"),
     ({"batch_size": 100000}, "batch_size=100000 is larger than a rollout"),
     ({"eval_every": 1.5}, "eval_every=1.5 is not an integer"),
     ({"progress": "no"}, "progress='no' is not true or false"),

@@ -10,8 +10,10 @@ async function api(method, path, body) {
   const headers = {"Content-Type": "application/json"};
   if (game) headers["X-Seat-Token"] = game.token;
   const response = await fetch(path, {method, headers, body: body ? JSON.stringify(body) : undefined});
-  const data = await response.json();
-  if (!response.ok) throw new Error(data.error || response.statusText);
+  const text = await response.text();
+  let data = null;
+  try { data = JSON.parse(text); } catch { /* an error page that is not JSON */ }
+  if (!response.ok) throw new Error(data?.error || `${response.status} ${response.statusText}`);
   return data;
 }
 

@@ -18,8 +18,10 @@ async function api(method, path, body) {
   const headers = {"Content-Type": "application/json"};
   if (game) headers["X-Seat-Token"] = game.token;
   const response = await fetch(path, {method, headers, body: body ? JSON.stringify(body) : undefined});
-  const data = await response.json();
-  if (!response.ok) throw new Error(data.error || response.statusText);
+  const text = await response.text();
+  let data = null;
+  try { data = JSON.parse(text); } catch { /* an error page that is not JSON */ }
+  if (!response.ok) throw new Error(data?.error || `${response.status} ${response.statusText}`);
   return data;
 }
 
@@ -34,7 +36,8 @@ function cardNode(text, tag = "span") {
 
 function cardKey(text) {
   if (text.startsWith("JK")) return [9, 99];
-  const suit = SUITS.indexOf(text.slice(-1)), rank = RANKS.indexOf(text[0]);
+  const face = text.slice(0, -1);  // "10" is written with two characters
+  const suit = SUITS.indexOf(text.slice(-1)), rank = RANKS.indexOf(face === "10" ? "T" : face);
   return sortBy === "suit" ? [suit, rank] : [rank, suit];
 }
 
@@ -105,6 +108,7 @@ function render() {
     return li;
   }));
   $("sort").textContent = `sort: ${sortBy}`;
+  document.body.dataset.moves = String(view.moves_so_far);  // settled: moves so far
   const match = view.match;
   $("match").textContent = match
     ? `match after ${match.deals} deal(s): ${match.totals.map((t, s) => `seat ${s} ${t}`).join(", ")}` +
@@ -140,7 +144,6 @@ async function show(next) {
   view = next;
   selected = [];
   render();
-  document.body.dataset.moves = String(view.moves_so_far);  // settled: moves so far
   const first = document.querySelector(".move:not(.dim)");
   if (first) first.focus();
 }
@@ -182,12 +185,15 @@ async function join(event) {
 }
 
 // while another person is to act, ask for the table every 1.5 s
+// (and, in a match, while the deal is over: another person may start the next one)
 setInterval(async () => {
-  if (!game || !view || view.done || view.current === view.seat) return;
-  if (view.bots[view.current] !== null) return;  // bots move within our own requests
+  if (!game || !view) return;
+  const waiting = view.done ? view.match && !view.match.over
+    : view.current !== view.seat && view.bots[view.current] === null;
+  if (!waiting) return;
   try {
     const next = await api("GET", `/api/games/${game.id}`);
-    if (next.log.length !== view.log.length || next.current !== view.current) { view = next; render(); }
+    if (next.moves_so_far !== view.moves_so_far || next.deal !== view.deal) { view = next; render(); }
   } catch { /* the next tick asks again */ }
 }, 1500);
 
@@ -227,8 +233,8 @@ $("skip").onclick = () => { skipping = true; };
   if (defaults.preset) form.preset.value = defaults.preset;
   if (defaults.players) form.players.value = String(defaults.players);
   if (defaults.opponents) form.opponents.value = defaults.opponents.join(" ");
-  if (defaults.seed !== undefined) form.seed.value = String(defaults.seed);
   form.match.checked = Boolean(defaults.match);
+  if (defaults.humans) form.humans.value = String(defaults.humans);
   if (!game) return;
   try { view = await api("GET", `/api/games/${game.id}`); render(); }
   catch { game = null; localStorage.removeItem("zolik-game"); }
