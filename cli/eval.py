@@ -42,6 +42,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, help="seed of the agents' generators and the bootstrap")
     p.add_argument("--workers", type=int, help="processes; 0 = all local cores")
     p.add_argument("--chunk-deals", type=int, help="deals per work unit")
+    p.add_argument("--backend", choices=["local", "ray"],
+                   help="local worker processes (default) or Ray tasks (the [ray] extra)")
+    p.add_argument("--address", help="with --backend ray: auto or HOST:PORT of a Ray head "
+                                     "node (default: start a local Ray instance)")
     p.add_argument("--sequential", action="store_true", default=None,
                    help="stop a pair once its interval excludes zero")
     p.add_argument("--out", help="run directory (default runs/eval__...)")
@@ -76,8 +80,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"zolik eval: {error}", file=sys.stderr)
         return 2
     try:
+        if cfg.backend == "ray":  # the extra and the cluster, before any deal
+            from eval import ray_backend
+
+            ray_backend.start(cfg.address, cfg.workers)
         result = run(cfg)
-    except OSError as error:  # the report or replay folder cannot be written
+    except (OSError, RuntimeError, ValueError) as error:  # unwritable report, no cluster
         print(f"zolik eval: {error}", file=sys.stderr)
         return 2
     print(format_text(*agent_table(result)))

@@ -22,6 +22,7 @@ from zolik_env.rummy.options import PRESETS, RuleSet, preset
 from zolik_env.seeds import EVAL_SEED_START, TRAIN_SEED_LIMIT
 
 RNG_SCOPES = ("deal", "chunk")
+BACKENDS = ("local", "ray")
 MAX_DEAL_SEED = 2**63 - 1  # deal seeds are int64
 
 
@@ -69,6 +70,12 @@ class EvalConfig(ConfigModel):
     record: str = ""
     """Directory to write every game played into, one replay file each (``zolik replay``
     reads them; each names the agent in every seat); empty = none."""
+    backend: str = "local"
+    """Where chunks run: ``local`` (worker processes here) or ``ray`` (Ray tasks on a
+    local Ray instance or a cluster, ``eval.ray_backend``; needs the ``[ray]`` extra)."""
+    address: str = ""
+    """With ``backend: ray``: ``auto`` (the cluster this machine joined), ``HOST:PORT`` of
+    a head node, or empty for a local Ray instance with ``workers`` CPUs."""
     resume: bool = False
     """Continue an interrupted evaluation in ``out``: chunks saved there by a run of the
     same evaluation are read back instead of replayed. Without it, old chunks in ``out``
@@ -108,6 +115,13 @@ class EvalConfig(ConfigModel):
         if scope not in RNG_SCOPES:
             raise ValueError(f"choose from {', '.join(RNG_SCOPES)}")
         return scope
+
+    @field_validator("backend")
+    @classmethod
+    def _backend(cls, backend: str) -> str:
+        if backend not in BACKENDS:
+            raise ValueError(f"choose from {', '.join(BACKENDS)}")
+        return backend
 
     @field_validator("seed_start")
     @classmethod

@@ -158,7 +158,7 @@ def open_store(cfg: EvalConfig, store: Path) -> Path:
 
 # options that change how an evaluation runs or is reported, not its deal results
 _NOT_IN_RESULTS = ("out", "resume", "workers", "progress", "plots", "record", "sequential",
-                   "min_deals", "confidence", "bootstrap", "chunk_deals")
+                   "min_deals", "confidence", "bootstrap", "chunk_deals", "backend", "address")
 
 
 def _ordered_results(tasks: Iterator[Task], skip: Callable[[Task], bool], workers: int,
@@ -233,8 +233,14 @@ def play_pool(cfg: EvalConfig, policies: Sequence[Agent] | None = None,
                  cfg.record, str(store) if store is not None else "")
     total = cfg.deals * len(pairs)
     with tqdm(total=total, desc="deals", unit="deal", disable=not cfg.progress) as bar:
-        results = _ordered_results(_tasks(cfg, pairs), lambda t: t[0] in stopped,
-                                   cfg.num_workers(), init_args)
+        skip: Callable[[Task], bool] = lambda t: t[0] in stopped  # noqa: E731
+        if cfg.backend == "ray":
+            from eval import ray_backend
+
+            results = ray_backend.ordered_results(_tasks(cfg, pairs), skip, cfg.workers,
+                                                  init_args, cfg.address)
+        else:
+            results = _ordered_results(_tasks(cfg, pairs), skip, cfg.num_workers(), init_args)
         for (pair, seeds), result in results:
             if pair in stopped:
                 continue
