@@ -102,6 +102,8 @@ def runnable(command: str) -> list[str] | None:
         return None
     if "my_eval:" in command:  # needs the page's script beside it: tests/eval/test_user_agents
         return None
+    if "--address" in command:  # needs a Ray cluster (tests/eval/test_ray_backend.py)
+        return None
     argv = shlex.split(command)
     for i, word in enumerate(argv[:-1]):
         if word in SHORTER:
