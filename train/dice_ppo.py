@@ -259,7 +259,8 @@ def run(cfg: DicePPOConfig, run_dir: pathlib.Path | None = None) -> pathlib.Path
         model.learning_rate = _learning_rate(cfg, start)
         model._setup_lr_schedule()
         logged = truncate_csv(run_dir / "progress.csv", "steps", step)
-        saved = _saved_state(run_dir / "checkpoints" / f"step_{step}.zip", step)
+        saved = resume_state.load_or_warn(run_dir / "checkpoints" / f"step_{step}.zip",
+                                              step, "games")
         if saved is not None:
             resume_state.restore(model, env, raw, saved)
             recent = saved["extra"]["recent"]
@@ -306,18 +307,3 @@ def _save_resumable(model: Any, run_dir: pathlib.Path, callback: Any) -> None:
     else:
         resume_state.rewind(model, point)
     _save(model, run_dir / "checkpoints" / f"step_{model.num_timesteps}.zip", point)
-
-
-def _saved_state(checkpoint: pathlib.Path, step: int) -> dict[str, Any] | None:
-    """The resume state of ``checkpoint``; None (with a one-line warning) when it has none."""
-    try:
-        saved = resume_state.load(resume_state.state_path(checkpoint), step)
-    except Exception as error:  # damaged: resume as a checkpoint without state
-        saved, why = None, f"{type(error).__name__}: {error}"
-    else:
-        why = "none saved"
-    if saved is None:
-        print(f"warning: {checkpoint.name} has no resume state ({why}); the run continues "
-              f"with fresh games, not exactly as an uninterrupted run", file=sys.stderr)
-    return saved
-

@@ -23,7 +23,6 @@ import json
 import os
 import pathlib
 import signal
-import sys
 import threading
 import time
 from typing import Any
@@ -125,7 +124,8 @@ def build(cfg: PPOConfig, run_dir: pathlib.Path) -> tuple[Any, PoolVecEnv, Oppon
     if model is not None:
         model.set_env(env)
         model.set_random_seed(seed)
-        saved = _saved_state(run_dir / "checkpoints" / f"step_{step}.zip", step)
+        saved = resume_state.load_or_warn(run_dir / "checkpoints" / f"step_{step}.zip",
+                                              step, "deals")
         if saved is not None:
             resume_state.restore(model, env, raw, saved)
         truncate_logs(run_dir, step)
@@ -134,21 +134,6 @@ def build(cfg: PPOConfig, run_dir: pathlib.Path) -> tuple[Any, PoolVecEnv, Oppon
         if cfg.teacher:
             warm_start(model, cfg, run_dir)
     return model, raw, pool
-
-
-def _saved_state(checkpoint: pathlib.Path, step: int) -> dict[str, Any] | None:
-    """The resume state of ``checkpoint``; None (with a one-line warning) when it has none:
-    the run then goes on with fresh deals and generators drawn from (seed, step)."""
-    try:
-        saved = resume_state.load(resume_state.state_path(checkpoint), step)
-    except Exception as error:  # damaged: resume as a checkpoint without state
-        saved, why = None, f"{type(error).__name__}: {error}"
-    else:
-        why = "none saved"
-    if saved is None:
-        print(f"warning: {checkpoint.name} has no resume state ({why}); the run continues "
-              f"with fresh deals, not exactly as an uninterrupted run", file=sys.stderr)
-    return saved
 
 
 def _newest_intact(folder: pathlib.Path) -> tuple[Any, int]:

@@ -35,6 +35,7 @@ import os
 import pathlib
 import pickle
 import random
+import sys
 from collections import deque
 from typing import Any
 
@@ -101,6 +102,23 @@ def load(path: pathlib.Path, step: int) -> dict[str, Any] | None:
             or state.get("step") != step:
         raise ValueError(f"{path} does not hold the state of step {step}")
     return state
+
+
+def load_or_warn(checkpoint: pathlib.Path, step: int, fresh: str = "deals"
+                 ) -> dict[str, Any] | None:
+    """The resume state beside ``checkpoint``; None, with a one-line warning, when it has
+    none or a damaged one: the run then goes on with ``fresh`` deals (games) drawn from
+    (seed, step), not exactly as an uninterrupted run."""
+    try:
+        saved = load(state_path(checkpoint), step)
+    except Exception as error:  # damaged: resume as a checkpoint without state
+        saved, why = None, f"{type(error).__name__}: {error}"
+    else:
+        why = "none saved"
+    if saved is None:
+        print(f"warning: {checkpoint.name} has no resume state ({why}); the run continues "
+              f"with fresh {fresh}, not exactly as an uninterrupted run", file=sys.stderr)
+    return saved
 
 
 def restore(model: Any, monitor: Any, env: Any, state: dict[str, Any]) -> None:

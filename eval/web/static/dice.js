@@ -6,15 +6,8 @@ let view = null;
 let kept = new Set();  // positions of the sorted dice to keep
 const $ = (id) => document.getElementById(id);
 
-async function api(method, path, body) {
-  const headers = {"Content-Type": "application/json"};
-  if (game) headers["X-Seat-Token"] = game.token;
-  const response = await fetch(path, {method, headers, body: body ? JSON.stringify(body) : undefined});
-  const text = await response.text();
-  let data = null;
-  try { data = JSON.parse(text); } catch { /* an error page that is not JSON */ }
-  if (!response.ok) throw new Error(data?.error || `${response.status} ${response.statusText}`);
-  return data;
+function api(method, path, body) {
+  return request(method, path, body, game?.token);
 }
 
 function rerollText() {

@@ -4,15 +4,6 @@ let game = null;  // {rules, players, agents, frames}
 let at = 0;
 const $ = (id) => document.getElementById(id);
 
-function cardNode(text) {
-  const node = document.createElement("span");
-  node.className = "card";
-  node.textContent = text;
-  if (text.startsWith("JK")) node.classList.add("joker");
-  else if ("HD".includes(text.slice(-1))) node.classList.add("red");
-  return node;
-}
-
 function row(label, cards) {
   const div = document.createElement("div");
   div.className = "seat";

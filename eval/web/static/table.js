@@ -14,24 +14,8 @@ const DELAY = Number(new URLSearchParams(location.search).get("delay") ?? 450);
 
 const $ = (id) => document.getElementById(id);
 
-async function api(method, path, body) {
-  const headers = {"Content-Type": "application/json"};
-  if (game) headers["X-Seat-Token"] = game.token;
-  const response = await fetch(path, {method, headers, body: body ? JSON.stringify(body) : undefined});
-  const text = await response.text();
-  let data = null;
-  try { data = JSON.parse(text); } catch { /* an error page that is not JSON */ }
-  if (!response.ok) throw new Error(data?.error || `${response.status} ${response.statusText}`);
-  return data;
-}
-
-function cardNode(text, tag = "span") {
-  const node = document.createElement(tag);
-  node.className = "card";
-  node.textContent = text;
-  if (text.startsWith("JK")) node.classList.add("joker");
-  else if ("HD".includes(text.slice(-1))) node.classList.add("red");
-  return node;
+function api(method, path, body) {
+  return request(method, path, body, game?.token);
 }
 
 function cardKey(text) {
