@@ -224,12 +224,25 @@ def _served(app):
         thread.join(10)
 
 
-def test_browser__a_person_starts_a_game_plays_moves_and_comes_back(tmp_path):
+CHROMIUM = "/usr/bin/chromium"  # Debian's package, installed by scripts/setup.sh
+
+
+@contextlib.contextmanager
+def _browser(app):
+    """Debian's chromium driven by Playwright, and the port ``app`` is served on."""
     from playwright.sync_api import sync_playwright
 
-    app = create_app(tmp_path / "games", {"opponents": ["greedy"]})
     with _served(app) as port, sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            yield browser, port
+        finally:
+            browser.close()
+
+
+def test_browser__a_person_starts_a_game_plays_moves_and_comes_back(tmp_path):
+    app = create_app(tmp_path / "games", {"opponents": ["greedy"]})
+    with _browser(app) as (browser, port):
         page = browser.new_page()
         page.goto(f"http://127.0.0.1:{port}/")
         assert page.input_value("input[name=opponents]") == "greedy"  # zolik play's settings
@@ -248,7 +261,6 @@ def test_browser__a_person_starts_a_game_plays_moves_and_comes_back(tmp_path):
         page.reload()  # a closed tab comes back to its game
         page.wait_for_function(
             f"document.querySelectorAll('#log-list li').length === {moves_before}")
-        browser.close()
 
 
 def test_table_game__bots_only_see_their_seat(tmp_path):
@@ -320,13 +332,10 @@ def test_replay_viewer__any_recorded_game_as_frames_with_every_hand(client):
 
 
 def test_browser__the_replay_viewer_steps_forward_and_back(tmp_path):
-    from playwright.sync_api import sync_playwright
-
     rules = options.preset("cz", num_players=2)
     path = tmp_path / "game.jsonl"
     replay.record_random(rules, 2_000_000_778).save(path)
-    with _served(create_app(tmp_path / "games")) as port, sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+    with _browser(create_app(tmp_path / "games")) as (browser, port):
         page = browser.new_page()
         page.goto(f"http://127.0.0.1:{port}/replay")
         page.set_input_files("#file", str(path))
@@ -340,7 +349,6 @@ def test_browser__the_replay_viewer_steps_forward_and_back(tmp_path):
         assert page.inner_text("#status") == first
         page.click("#last")
         assert "deal over" in page.inner_text("#status")
-        browser.close()
 
 
 def test_rooms__friends_join_by_code_and_each_token_is_one_seat(client):
@@ -403,10 +411,7 @@ def test_rooms__the_code_expires_with_the_game(client):
 
 
 def test_browser__a_friend_joins_a_room_and_sees_the_move_made_across_the_table(tmp_path):
-    from playwright.sync_api import sync_playwright
-
-    with _served(create_app(tmp_path / "games")) as port, sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+    with _browser(create_app(tmp_path / "games")) as (browser, port):
         host, friend = browser.new_context().new_page(), browser.new_context().new_page()
         host.goto(f"http://127.0.0.1:{port}/")
         host.select_option("select[name=humans]", "2")
@@ -421,7 +426,6 @@ def test_browser__a_friend_joins_a_room_and_sees_the_move_made_across_the_table(
         host.locator(".move", has_text="discard").first.click()
         friend.wait_for_selector(".move", timeout=10_000)  # its poll saw the host's discard
         assert "your turn" in friend.inner_text("#status")
-        browser.close()
 
 
 def test_dice__a_game_to_the_end_with_the_optimums_advice_and_score(tmp_path):
@@ -458,10 +462,7 @@ def test_dice__the_page_never_learns_future_rolls(client, monkeypatch):
 
 
 def test_browser__pet_kostek_keep_roll_and_score(tmp_path):
-    from playwright.sync_api import sync_playwright
-
-    with _served(create_app(tmp_path / "games")) as port, sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+    with _browser(create_app(tmp_path / "games")) as (browser, port):
         page = browser.new_page()
         page.goto(f"http://127.0.0.1:{port}/dice")
         page.fill("input[name=seed]", "2000000323")
@@ -474,15 +475,11 @@ def test_browser__pet_kostek_keep_roll_and_score(tmp_path):
         assert "reroll 2,3,4" in page.inner_text("#advice")
         page.locator("#card .move").first.click()
         page.wait_for_function("document.getElementById('status').textContent.includes('left 2')")
-        browser.close()
 
 
 def test_browser__a_whole_deal_played_by_clicking_with_an_undo_and_hints(tmp_path):
-    from playwright.sync_api import sync_playwright
-
     app = create_app(tmp_path / "games", {"opponents": ["greedy"], "seed": 2_000_000_402})
-    with _served(app) as port, sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+    with _browser(app) as (browser, port):
         page = browser.new_page()
         page.goto(f"http://127.0.0.1:{port}/?delay=0")
         page.click("#new-game")
@@ -505,15 +502,11 @@ def test_browser__a_whole_deal_played_by_clicking_with_an_undo_and_hints(tmp_pat
         assert "deal over" in page.inner_text("#status") and undone == 1 and hinted > 5
         scores = page.inner_text("#status").split("scores ")[1]
         assert len(scores.split(",")) == 2
-        browser.close()
 
 
 def test_browser__dragging_a_card_to_the_piles_discards_it(tmp_path):
-    from playwright.sync_api import sync_playwright
-
     app = create_app(tmp_path / "games", {"opponents": ["greedy"], "seed": 2_000_000_403})
-    with _served(app) as port, sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+    with _browser(app) as (browser, port):
         page = browser.new_page()
         page.goto(f"http://127.0.0.1:{port}/?delay=0")
         page.click("#new-game")
@@ -522,7 +515,6 @@ def test_browser__dragging_a_card_to_the_piles_discards_it(tmp_path):
         page.drag_and_drop("#hand .card >> nth=0", "#piles")
         page.wait_for_function("document.querySelectorAll('#log-list li').length >= 2")
         assert page.locator("#log-list li").first.inner_text() == f"seat 0: discard {card}"
-        browser.close()
 
 
 
