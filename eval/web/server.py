@@ -141,8 +141,10 @@ class Tables:
         return FileResponse(STATIC / "replay.html")
 
     async def settings(self, request: Request) -> Response:
-        """The form's defaults: what ``zolik play`` was given, except the seed."""
-        return JSONResponse({k: v for k, v in self.defaults.items() if k != "seed"})
+        """The form's defaults: what ``zolik play`` was given, except the seed; and the
+        agents a request may name (opponents, hints)."""
+        shown = {k: v for k, v in self.defaults.items() if k != "seed"}
+        return JSONResponse({**shown, "offered": sorted(self.allowed)})
 
     def check_spec(self, spec: Any) -> str:
         """An agent spec a request may name: the baselines, the shipped bots and those

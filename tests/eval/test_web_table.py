@@ -249,8 +249,10 @@ def test_browser__a_person_starts_a_game_plays_moves_and_comes_back(tmp_path):
         page.click("#new-game")
         page.wait_for_selector(".move")
         assert page.locator("#hand .card").count() >= 14
+        page.select_option("#hint-agent", "greedy")  # a hint from another agent
         page.click("#hint")
         page.wait_for_selector(".move.hinted")
+        assert page.inner_text("#hint-text").startswith("greedy would play")
         page.locator(".move", has_text="discard").first.click()  # ends the first turn
         page.wait_for_function("document.querySelectorAll('#log-list li').length >= 2")
         page.keyboard.press("s")  # sort by rank
@@ -535,7 +537,9 @@ def test_requests_name_only_offered_agents_and_never_choose_a_rooms_seed(client)
 
 def test_settings_never_send_the_seed(tmp_path):
     app_client = TestClient(create_app(tmp_path, {"opponents": ["greedy"], "seed": 12345}))
-    assert app_client.get("/api/settings").json() == {"opponents": ["greedy"]}
+    settings = app_client.get("/api/settings").json()
+    assert "seed" not in settings and settings["opponents"] == ["greedy"]
+    assert {"planner", "greedy", "random"} <= set(settings["offered"])
 
 
 def test_a_failed_save_is_reported_and_the_game_is_unchanged(client, monkeypatch):

@@ -183,7 +183,8 @@ setInterval(async () => {
 
 async function hint() {
   try {
-    const h = await api("GET", `/api/games/${game.id}/hint`);
+    const agent = encodeURIComponent($("hint-agent").value);
+    const h = await api("GET", `/api/games/${game.id}/hint?agent=${agent}`);
     $("hint-text").textContent = `${h.agent} would play: ${h.text}`;
     document.querySelectorAll(".move").forEach((b) => b.classList.toggle("hinted", Number(b.dataset.id) === h.id));
   } catch (err) { $("error").textContent = err.message; }
@@ -219,6 +220,12 @@ $("skip").onclick = () => { skipping = true; };
   if (defaults.opponents) form.opponents.value = defaults.opponents.join(" ");
   form.match.checked = Boolean(defaults.match);
   if (defaults.humans) form.humans.value = String(defaults.humans);
+  $("hint-agent").replaceChildren(...defaults.offered.map((spec) => {
+    const option = document.createElement("option");
+    option.textContent = spec;
+    option.selected = spec === "planner";
+    return option;
+  }));
   if (!game) return;
   try { view = await api("GET", `/api/games/${game.id}`); render(); }
   catch { game = null; localStorage.removeItem("zolik-game"); }
