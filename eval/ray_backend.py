@@ -75,21 +75,23 @@ def start(address: str, workers: int) -> Any:
 _PLAYER: dict[str, Any] = {}  # per Ray worker process: the init arguments it built
 
 
-def _play_on_worker(run: str, init_args: tuple[Any, ...], task: Any) -> Any:
-    """A Ray task: build the agents once per worker process and run, then play the chunk."""
-    from eval import tournament
-
+def _play_on_worker(run: str, init: Callable[..., None], play: Callable[[Any], Any],
+                    init_args: tuple[Any, ...], task: Any) -> Any:
+    """A Ray task: ``init(*init_args)`` once per worker process and run (build the
+    agents), then ``play(task)``: the chunk's result."""
     if _PLAYER.get("run") != run:
-        tournament._init_worker(*init_args)
+        init(*init_args)
         _PLAYER["run"] = run
-    return tournament._play_task(task)
+    return play(task)
 
 
 def ordered_results(tasks: Iterator[Any], skip: Callable[[Any], bool], workers: int,
+                    init: Callable[..., None], play: Callable[[Any], Any],
                     init_args: tuple[Any, ...], address: str
                     ) -> Iterator[tuple[Any, Any]]:
-    """``eval.tournament``'s ``_ordered_results`` on Ray: tasks yielded in order; up to
-    2 x the cluster's CPUs run ahead."""
+    """``eval.tournament``'s ``_ordered_results`` on Ray: each task ``play(task)`` after
+    ``init(*init_args)`` in its worker (module-level functions: Ray sends them by name);
+    results yielded in task order; up to 2 x the cluster's CPUs run ahead."""
     ray = start(address, workers)
     remote = ray.remote(max_retries=TASK_RETRIES, retry_exceptions=False)(_play_on_worker)
     shared, run = ray.put(init_args), uuid.uuid4().hex
@@ -101,7 +103,7 @@ def ordered_results(tasks: Iterator[Any], skip: Callable[[Any], bool], workers: 
             task = next((t for t in tasks if not skip(t)), None)
             if task is None:
                 return
-            window.append((task, remote.remote(run, shared, task)))
+            window.append((task, remote.remote(run, init, play, shared, task)))
 
     fill()
     while window:

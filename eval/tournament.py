@@ -238,7 +238,8 @@ def play_pool(cfg: EvalConfig, policies: Sequence[Agent] | None = None,
             from eval import ray_backend
 
             results = ray_backend.ordered_results(_tasks(cfg, pairs), skip, cfg.workers,
-                                                  init_args, cfg.address)
+                                                  _init_worker, _play_task, init_args,
+                                                  cfg.address)
         else:
             results = _ordered_results(_tasks(cfg, pairs), skip, cfg.num_workers(), init_args)
         for (pair, seeds), result in results:
