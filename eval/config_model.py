@@ -155,3 +155,12 @@ def _one_problem(error: Any, values: Mapping[str, Any]) -> str:
 def plain_dict(cfg: BaseModel) -> dict[str, Any]:
     """A config as plain YAML-able values (tuples as lists)."""
     return cfg.model_dump(mode="json")
+
+
+def check_batch_fits(batch_size: int, num_envs: int, n_steps: int) -> None:
+    """A PPO minibatch is drawn from one rollout, so it cannot be larger (the Žolík and
+    dice PPO configs)."""
+    rollout = num_envs * n_steps
+    if batch_size > rollout:
+        raise ValueError(f"batch_size={batch_size} is larger than a rollout "
+                         f"(num_envs x n_steps = {rollout})")

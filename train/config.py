@@ -20,6 +20,7 @@ from eval.config_model import (
     IntTuple,
     StrTuple,
     build,
+    check_batch_fits,
     parse_yaml,
     plain_dict,
     read_values,
@@ -204,10 +205,7 @@ class PPOConfig(ConfigModel):
         if self.plan_prior and not has_hand_features(self.obs_features):
             raise ValueError(f"plan_prior needs obs_features: hand or hand+cards (got "
                              f"obs_features={self.obs_features!r}); set plan_prior: false")
-        rollout = self.num_envs * self.n_steps
-        if self.batch_size > rollout:
-            raise ValueError(f"batch_size={self.batch_size} is larger than a rollout "
-                             f"(num_envs x n_steps = {rollout})")
+        check_batch_fits(self.batch_size, self.num_envs, self.n_steps)
         return self
 
 

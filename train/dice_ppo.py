@@ -26,7 +26,14 @@ from typing import Any
 import yaml
 from pydantic import Field, field_validator, model_validator
 
-from eval.config_model import ConfigModel, IntTuple, build, plain_dict, read_values
+from eval.config_model import (
+    ConfigModel,
+    IntTuple,
+    build,
+    check_batch_fits,
+    plain_dict,
+    read_values,
+)
 from train import resume_state
 from train.runlog import newest_intact, truncate_csv
 from zolik_env.dice import DiceRules
@@ -118,10 +125,7 @@ class DicePPOConfig(ConfigModel):
     def _fields_together(self) -> DicePPOConfig:
         """The rules the fields make together."""
         self.rules()  # validates the rules options
-        rollout = self.num_envs * self.n_steps
-        if self.batch_size > rollout:
-            raise ValueError(f"batch_size={self.batch_size} is larger than a rollout "
-                             f"(num_envs x n_steps = {rollout})")
+        check_batch_fits(self.batch_size, self.num_envs, self.n_steps)
         return self
 
 

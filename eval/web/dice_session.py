@@ -62,13 +62,17 @@ class DiceTable:
         if isinstance(action, bool) or not isinstance(action, int | np.integer) \
                 or not 0 <= action < mask.size or not mask[action]:
             raise ValueError(f"{action!r} is not a legal move now")
-        best = self.optimal.act(dice.observe(self.rules, self.state, 0)[0], mask,
-                                np.random.default_rng(0))
-        self.advice.append({"yours": self._text(int(action)), "optimal": self._text(best)})
-        self.state, _ = dice.step(self.rules, self.state, [int(action)])
-        self.moves.append(int(action))
+        self._play(int(action), mask)
         self.save()
         return self.view()
+
+    def _play(self, action: int, mask: np.ndarray) -> None:
+        """Play a legal ``action``, noting what the optimal agent would have played."""
+        best = self.optimal.act(dice.observe(self.rules, self.state, 0)[0], mask,
+                                np.random.default_rng(0))
+        self.advice.append({"yours": self._text(action), "optimal": self._text(best)})
+        self.state, _ = dice.step(self.rules, self.state, [action])
+        self.moves.append(action)
 
     def view(self) -> dict[str, Any]:
         """What the page shows: dice, rolls left, the scorecard with what the dice are worth
@@ -122,6 +126,6 @@ class DiceTable:
         saved = json.loads(path.read_text(encoding="utf-8"))
         table = cls(saved["joker"], saved["seed"], folder, game_id=game_id,
                     token=saved["token"])
-        for action in saved["moves"]:
-            table.move(action)
+        for action in saved["moves"]:  # the saved moves were legal when played
+            table._play(action, dice.legal_action_mask(table.rules, table.state)[0])
         return table

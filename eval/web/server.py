@@ -76,17 +76,23 @@ class Tables:
     def table_of(self, request: Request) -> tuple[TableGame, int]:
         """The game of the request's path and the seat whose ``X-Seat-Token`` it carries;
         a wrong token is told the same as an unknown game (404)."""
-        game_id = request.path_params["game_id"]
-        table = self.games.get(game_id)
-        if table is None:
-            try:
-                table = self.games[game_id] = TableGame.load(self.folder, game_id)
-            except (KeyError, OSError, ValueError):
-                raise HttpError(404, f"no game {game_id!r}") from None
+        table = self._held(self.games, TableGame.load, request)
         seat = table.seat_of(request.headers.get("x-seat-token", ""))
         if seat is None:
-            raise HttpError(404, f"no game {game_id!r}")
+            raise HttpError(404, f"no game {request.path_params['game_id']!r}")
         return table, seat
+
+    def _held(self, games: dict[str, Any], load: Callable[[pathlib.Path, str], Any],
+              request: Request) -> Any:
+        """The game of the request's path, held or read back from the save folder (a
+        restart); 404 for an unknown one."""
+        game_id = request.path_params["game_id"]
+        if game_id not in games:
+            try:
+                games[game_id] = load(self.folder, game_id)
+            except (KeyError, OSError, ValueError):
+                raise HttpError(404, f"no game {game_id!r}") from None
+        return games[game_id]
 
     def room(self, code: str) -> TableGame:
         """The open room with ``code`` (read back from the save folder after a restart)."""
@@ -107,16 +113,10 @@ class Tables:
 
     def dice_of(self, request: Request) -> DiceTable:
         """The dice game of the path if the request carries its token (else 404)."""
-        game_id = request.path_params["game_id"]
-        table = self.dice_games.get(game_id)
-        if table is None:
-            try:
-                table = self.dice_games[game_id] = DiceTable.load(self.folder, game_id)
-            except (KeyError, OSError, ValueError):
-                raise HttpError(404, f"no game {game_id!r}") from None
+        table: DiceTable = self._held(self.dice_games, DiceTable.load, request)
         token = request.headers.get("x-seat-token", "")
         if not hmac.compare_digest(token.encode(), table.token.encode()):
-            raise HttpError(404, f"no game {game_id!r}")
+            raise HttpError(404, f"no game {request.path_params['game_id']!r}")
         return table
 
     async def new_dice(self, request: Request) -> Response:

@@ -6,13 +6,14 @@ human seat is a room with a short random code that friends join by (``join``), e
 getting the next free seat's token. A seat's token shows only that seat's view and moves
 only for it. The room's code expires with the game.
 
-``TableGame`` holds one deal: the human plays only moves of the core's legal-action
-mask, then the bots move until the human is to act again (their moves are returned for
-the page to animate). ``hint`` asks an agent (default: planner) for the human's move; it
-sees the human seat's information only (an observation, or an ``InfoState`` for a search
-agent). Every move is appended to a JSONL replay (``zolik_env.envs.replay``) in the save
-folder, so a closed tab or a restarted server loses nothing: ``TableGame.load`` replays
-the file. A bot that raises leaves the game as it was before the human's move.
+``TableGame`` holds one game: a human plays only moves of the core's legal-action mask,
+then the bots move until a human is to act again (their moves are returned for the page
+to animate). ``hint`` asks an agent (default: planner) for the human's move; it sees the
+human seat's information only (an observation, or an ``InfoState`` for a search agent).
+After every change the game is saved in one file (the replay's records, tokens, seats,
+the bots' generator) beside its JSONL replay (``zolik_env.envs.replay``), so a closed tab
+or a restarted server loses nothing: ``TableGame.load`` replays the records. A bot or a
+save that fails leaves the game as it was before the request (``_commit``).
 """
 
 from __future__ import annotations
@@ -65,7 +66,8 @@ def agent_move(policy: Any, rules: RuleSet, state: State, rng: np.random.Generat
 
 @dataclass
 class TableGame:
-    """One deal at the table; ``bots[s]`` is the agent spec of seat ``s`` (None: human)."""
+    """One game at the table (a deal, or a match of deals); ``bots[s]`` is the agent spec
+    of seat ``s`` (None: a human)."""
 
     rules: RuleSet
     bots: list[str | None]

@@ -88,13 +88,13 @@ def replay_frames(records: list[dict[str, Any]], limit: int = 20_000) -> dict[st
     replay's checks, naming the line) for a file that does not replay."""
     rules = replay.rules_of(records[0])
     frames: list[dict[str, Any]] = []
-    last: tuple[int, State] | None = None
+    last: replay.ReplayStep | None = None  # the previous move: a deal's last one ends it
     for step in replay.replay(records):
-        if last is not None and last[0] != step.deal:
+        if last is not None and last.deal != step.deal:
             frames.append(_end_frame(rules, last))
         frames.append({**spectator_view(rules, step.state), "deal": step.deal,
                        "move": {"seat": step.seat, "text": step.move}})
-        last = (step.deal, game.step(rules, step.state, [step.action])[0])
+        last = step
         if len(frames) > limit:
             raise ValueError(f"the replay has more than {limit} moves")
     if last is not None:
@@ -103,5 +103,7 @@ def replay_frames(records: list[dict[str, Any]], limit: int = 20_000) -> dict[st
             "agents": records[0].get("agents") or [], "frames": frames}
 
 
-def _end_frame(rules: RuleSet, last: tuple[int, State]) -> dict[str, Any]:
-    return {**spectator_view(rules, last[1]), "deal": last[0], "move": None}
+def _end_frame(rules: RuleSet, last: replay.ReplayStep) -> dict[str, Any]:
+    """The table after a deal's ``last`` move, with the scores."""
+    ended = game.step(rules, last.state, [last.action])[0]
+    return {**spectator_view(rules, ended), "deal": last.deal, "move": None}
