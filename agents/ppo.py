@@ -196,15 +196,22 @@ class PPOPolicy(SingleFromBatched):
 
     def act_batch(self, obs: np.ndarray, mask: np.ndarray,
                   rng: np.random.Generator) -> np.ndarray:
-        probs = self.probabilities(obs, mask)
-        if self.deterministic:
-            return np.argmax(probs, 1).astype(np.int64)
-        cdf = np.cumsum(probs, 1)
-        u = rng.random(len(probs))[:, None] * cdf[:, -1:]
-        picks = (cdf <= u).sum(1)
-        # never past the last legal move (rounding at the top of the cdf)
-        last = mask.shape[1] - 1 - np.argmax(np.asarray(mask)[:, ::-1], 1)
-        return np.minimum(picks, last).astype(np.int64)
+        return pick_moves(self.probabilities(obs, mask), mask, rng, self.deterministic)
+
+
+def pick_moves(probs: np.ndarray, mask: np.ndarray, rng: np.random.Generator,
+               deterministic: bool) -> np.ndarray:
+    """int64 (B,): each row's most likely move, or one drawn from its distribution with
+    one uniform of ``rng`` per row (inverse CDF), so the same generator gives the same
+    moves whatever network computed ``probs``."""
+    if deterministic:
+        return np.argmax(probs, 1).astype(np.int64)
+    cdf = np.cumsum(probs, 1)
+    u = rng.random(len(probs))[:, None] * cdf[:, -1:]
+    picks = (cdf <= u).sum(1)
+    # never past the last legal move (rounding at the top of the cdf)
+    last = mask.shape[1] - 1 - np.argmax(np.asarray(mask)[:, ::-1], 1)
+    return np.minimum(picks, last).astype(np.int64)
 
 
 def load(path: str | Path, rules: RuleSet | None = None, deterministic: bool = False,

@@ -3,7 +3,7 @@
 A spec is ``[NAME=]KIND[:ARGUMENT]``:
 
 - ``random``, ``greedy``, ``planner``, ``pimc[:KEY=VALUE,...]`` (search, ``agents.pimc``),
-  ``ppo:PATH``, ``pretrained:NAME`` (bots that ship,
+  ``ppo:PATH``, ``rllib:PATH`` (``agents.rllib_policy``), ``pretrained:NAME`` (bots that ship,
   ``agents.pretrained``) and kinds added with ``register``:
   a registered kind name always wins.
 - ``package.module:factory[:ARGUMENT]``: any other spec with a ``:`` is an import path.
@@ -31,6 +31,7 @@ from zolik_env.rummy.options import RuleSet
 AGENTS: dict[str, str] = {
     "random": "agents.random_policy:make",
     "ppo": "agents.ppo:make",
+    "rllib": "agents.rllib_policy:make",
     "pretrained": "agents.pretrained:make",
     "greedy": "agents.greedy:make",
     "planner": "agents.planner:make",
@@ -100,8 +101,8 @@ def make_agent(spec: str, rules: RuleSet) -> Policy:
                              f"SingleFromBatched add one from the other)")
     else:
         raise ValueError(f"unknown agent {spec!r}: choose from {', '.join(sorted(AGENTS))} "
-                         f"(ppo takes ppo:PATH, pretrained takes pretrained:NAME), or give "
-                         f"package.module:factory")
+                         f"(ppo takes ppo:PATH, rllib takes rllib:PATH, pretrained takes "
+                         f"pretrained:NAME), or give package.module:factory")
     if name is not None or not isinstance(getattr(policy, "name", None), str):
         with contextlib.suppress(AttributeError):  # a read-only name stays as it is
             policy.name = name or spec

@@ -13,7 +13,7 @@ import argparse
 import importlib.resources
 from pathlib import Path
 
-KINDS = ("ppo", "eval", "dice")
+KINDS = ("ppo", "rllib", "eval", "dice")
 
 
 def config_root() -> Path:
@@ -25,7 +25,7 @@ def config_root() -> Path:
 
 
 def available(kind: str) -> list[str]:
-    """Names of the packaged configs of ``kind`` (``ppo``, ``eval``, ``dice``)."""
+    """Names of the packaged configs of ``kind`` (``KINDS``)."""
     return sorted(p.stem for p in (config_root() / kind).glob("*.yaml"))
 
 

@@ -2,6 +2,11 @@
 
     zolik train --config cz_2p [--set total_steps=100000 --set seed=2]
     zolik train --resume runs/ppo_cz2p__1__20260101-120000 [--minutes 30]
+    zolik train --backend rllib [--config rllib/cz_2p] [--address auto]
+
+``--backend sb3`` (the default) is the SB3 recipe (``train.ppo``); ``--backend rllib`` is
+RLlib's PPO on Ray (``train.rllib_ppo``, the ``[ray]`` extra; its configs are
+``configs/rllib/``). ``--resume`` finds the backend from the run dir.
 
 ``--resume`` continues from the newest checkpoint that loads (a damaged one is skipped
 with a warning) and drops the log rows written after it, so each step is logged once.
@@ -23,12 +28,21 @@ from train.config import PPOConfig, load_config, parse_overrides
 from train.ppo import read_config, run
 from train.runlog import checkpoints
 
+BACKENDS = ("sb3", "rllib")
+
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="zolik train",
                                      description="PPO self-play for Žolík (MaskablePPO).")
+    parser.add_argument("--backend", choices=BACKENDS, default="sb3",
+                        help="sb3: MaskablePPO on the batched VecEnv (default); rllib: "
+                             "RLlib's PPO on Ray (env runners scale with env_runners)")
     parser.add_argument("--config", default="cz_2p",
-                        help="YAML file or packaged config name (default cz_2p; zolik configs)")
+                        help="YAML file or packaged config name (default cz_2p, from "
+                             "configs/ppo or, with --backend rllib, configs/rllib)")
+    parser.add_argument("--address", metavar="auto|HOST:PORT",
+                        help="rllib: the Ray cluster to run on (shorthand for "
+                             "--set address=...); default a local Ray instance")
     parser.add_argument("--set", action="append", metavar="KEY=VALUE", dest="overrides",
                         help="override a config key (YAML value); repeatable")
     parser.add_argument("--seed", type=int, help="shorthand for --set seed=N")
@@ -45,6 +59,13 @@ def resume_dir(path: str, restart: bool, command: str = "train") -> pathlib.Path
     """The run dir to resume, after checking it has a config and a checkpoint (or
     ``restart``); otherwise one line naming what is missing (``zolik COMMAND: ...``)."""
     run_dir = pathlib.Path(path)
+    if is_rllib_run(run_dir):
+        from agents.rllib_policy import checkpoints_of
+
+        if not checkpoints_of(run_dir) and not restart:
+            raise SystemExit(f"zolik {command}: {path} has no checkpoint to resume from; "
+                             f"--restart trains it from iteration 0 with its config")
+        return run_dir
     if not (run_dir / "config.yaml").is_file():
         raise SystemExit(f"zolik {command}: {path} is not a run dir (no config.yaml)")
     if not checkpoints(run_dir / "checkpoints") and not restart:
@@ -65,15 +86,24 @@ def load_ppo_config(command: str, config: str, overrides: dict[str, Any],
         raise SystemExit(f"zolik {command}: {error}") from None
 
 
+def is_rllib_run(run_dir: pathlib.Path) -> bool:
+    """Whether ``run_dir`` was written by the RLlib backend (it has its config file)."""
+    return (run_dir / "rllib_config.yaml").is_file()
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.minutes is not None and args.minutes <= 0:
         raise SystemExit(f"zolik train: --minutes must be positive, got {args.minutes:g}")
     if args.restart and not args.resume:
         raise SystemExit("zolik train: --restart goes with --resume RUN_DIR")
+    if args.resume and (args.overrides or args.seed is not None):
+        raise SystemExit("--resume keeps the run's config: --set/--seed are not allowed")
+    if args.address is not None and args.backend != "rllib" and not args.resume:
+        raise SystemExit("zolik train: --address goes with --backend rllib")
+    if args.backend == "rllib" or (args.resume and is_rllib_run(pathlib.Path(args.resume))):
+        return train_rllib(args)
     if args.resume:
-        if args.overrides or args.seed is not None:
-            raise SystemExit("--resume keeps the run's config: --set/--seed are not allowed")
         run_dir: pathlib.Path | None = resume_dir(args.resume, args.restart)
         cfg = read_config(run_dir)
     else:
@@ -85,6 +115,41 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit(f"zolik train: {error}") from None
     print(f"{result.run_dir}: {result.steps} steps in {result.seconds:.0f} s; "
           f"last checkpoint {result.final}")
+    return 0
+
+
+def train_rllib(args: argparse.Namespace) -> int:
+    """``zolik train --backend rllib``: the config (or the run dir's), then
+    ``train.rllib_ppo.run``; a missing extra, a bad value or an unreachable cluster ends
+    in one line."""
+    try:
+        import ray.rllib  # noqa: F401  (RLlib and what it needs: the [ray] extra)
+
+        from train import rllib_ppo
+    except ImportError:
+        raise SystemExit("zolik train: --backend rllib needs the [ray] extra: "
+                         "pip install -e '.[ray]' (scripts/setup.sh installs it)") from None
+    overrides = parse_overrides(args.overrides)
+    if args.seed is not None:
+        overrides["seed"] = args.seed
+    if args.address is not None:
+        overrides["address"] = args.address
+    try:
+        if args.resume:
+            run_dir: pathlib.Path | None = resume_dir(args.resume, args.restart)
+            assert run_dir is not None
+            cfg = rllib_ppo.read_config(run_dir)
+            if args.address is not None:
+                cfg = cfg.model_copy(update={"address": args.address})
+        else:
+            run_dir = None
+            cfg = rllib_ppo.load_config(resolve_config(args.config, "rllib"), overrides)
+        result = rllib_ppo.run(cfg, run_dir, minutes=args.minutes)
+    except (ValueError, FileNotFoundError, RuntimeError, OSError) as error:
+        raise SystemExit(f"zolik train: {error}") from None
+    print(f"{result.run_dir}: {result.iterations} iterations, {result.env_steps} env steps "
+          f"in {result.seconds:.0f} s; last checkpoint {result.final}; plays as "
+          f"rllib:{result.run_dir}")
     return 0
 
 

@@ -239,12 +239,21 @@ def _eval(tmp: Path, values: dict[str, Any]) -> Any:
     return make_config(values, "eval.yaml")
 
 
+def _rllib(tmp: Path, values: dict[str, Any]) -> Any:
+    from train.rllib_ppo import load_config
+    path = tmp / "rllib.yaml"
+    path.write_text(yaml.safe_dump(values))
+    return load_config(path)
+
+
 def _config_classes() -> list[tuple[str, type, Callable[[Path, dict[str, Any]], Any], str]]:
     from eval.config import EvalConfig
     from train.config import PPOConfig
     from train.dice_ppo import DicePPOConfig
+    from train.rllib_ppo import RllibConfig
     return [("ppo", PPOConfig, _ppo, "my.yaml"), ("dice", DicePPOConfig, _dice, "dice.yaml"),
-            ("eval", EvalConfig, _eval, "eval.yaml")]
+            ("eval", EvalConfig, _eval, "eval.yaml"),
+            ("rllib", RllibConfig, _rllib, "rllib.yaml")]
 
 
 def _declared(annotation: Any) -> str:
@@ -285,6 +294,13 @@ for _kind, _load, _file, _key, _value, _shown in (
         ("dice", _dice, "dice.yaml", "joker", "wild", "'wild'"),
         ("dice", _dice, "dice.yaml", "lr_schedule", "cosine", "cosine"),
         ("dice", _dice, "dice.yaml", "batch_size", 10_000_000, "10000000"),
+        ("rllib", _rllib, "rllib.yaml", "minibatch", 99_999, "99999"),
+        ("rllib", _rllib, "rllib.yaml", "past_slots", -1, "-1"),
+        ("rllib", _rllib, "rllib.yaml", "opponents", {"oracle": 1.0}, "oracle"),
+        ("rllib", _rllib, "rllib.yaml", "opponents", {"past": 1.0, "greedy": -2.0}, "-2.0"),
+        ("rllib", _rllib, "rllib.yaml", "gamma", 1.5, "1.5"),
+        ("rllib", _rllib, "rllib.yaml", "env_runners", -1, "-1"),
+        ("rllib", _rllib, "rllib.yaml", "eval_opponents", ["oracle"], "oracle"),
         ("eval", _eval, "eval.yaml", "deals", 0, "0"),
         ("eval", _eval, "eval.yaml", "players", 9, "9"),
         ("eval", _eval, "eval.yaml", "preset", "hu", "'hu'"),
@@ -354,6 +370,13 @@ CLI_CASES: list[tuple[list[str], str]] = [
     (["dice", "bench", "--batch", "0"], "0"),
     (["dice", "solve", "--joker", "wild"], "wild"),
     (["eval", "--agents", "random", "greedy", "--out", "afile.txt"], "afile.txt"),
+    (["eval", "--agents", "random", "rllib:/nonexistent/run"], "/nonexistent/run"),
+    (["train", "--backend", "rllib", "--set", "past_slots=0"], "past_slots=0"),
+    (["train", "--backend", "rllib", "--config", "nope"], "nope"),
+    (["train", "--backend", "rllib", "--set", "iterations=-3"], "-3"),
+    (["train", "--backend", "rllib", "--address", "nowhere"], "nowhere"),
+    (["train", "--backend", "torch"], "torch"),
+    (["train", "--address", "auto"], "--address"),
 ]
 
 

@@ -31,7 +31,7 @@ from zolik_env.rummy.options import RuleSet
 TEACHERS = ("planner", "greedy")  # agents a warm start may imitate (train.imitation)
 SELF_KINDS = ("latest", "past")  # pool entries that are snapshots of the learner
 BASELINES = ("random", "greedy", "planner")
-SPEC_FORMS = ("pretrained:NAME", "ppo:PATH", "pkg.mod:factory")
+SPEC_FORMS = ("pretrained:NAME", "ppo:PATH", "rllib:PATH", "pkg.mod:factory")
 
 
 def is_agent_spec(name: str) -> bool:
@@ -41,7 +41,47 @@ def is_agent_spec(name: str) -> bool:
     if name in BASELINES:
         return True
     kind, _, argument = name.partition(":")
-    return bool(argument) and (kind in ("pretrained", "ppo") or "." in kind)
+    return bool(argument) and (kind in ("pretrained", "ppo", "rllib") or "." in kind)
+
+
+def check_exp_name(name: str) -> str:
+    """A run's name: it names a folder inside ``run_root``."""
+    if not re.fullmatch(r"[A-Za-z0-9][\w.-]*", name):
+        raise ValueError("use letters, digits, _ . - (it names a folder inside run_root)")
+    return name
+
+
+def check_widths(widths: tuple[int, ...]) -> tuple[int, ...]:
+    """Hidden layer widths (none: linear heads)."""
+    if any(width <= 0 for width in widths):
+        raise ValueError("hidden layer widths must be positive")
+    return widths
+
+
+def check_reward(reward: str) -> str:
+    if reward not in REWARD_MODES:
+        raise ValueError(f"choose from {', '.join(REWARD_MODES)}")
+    return reward
+
+
+def check_pool(pool: dict[str, float], self_kinds: tuple[str, ...]) -> dict[str, float]:
+    """An opponent mix: the learner's own kinds, baselines or agent specs, weights >= 0
+    with a positive sum."""
+    bad = sorted(k for k in pool if k not in self_kinds and not is_agent_spec(k))
+    if bad:
+        raise ValueError(f"unknown entries {bad}: choose from {self_kinds + BASELINES} "
+                         f"or an agent spec ({', '.join(SPEC_FORMS)})")
+    if any(w < 0 for w in pool.values()) or sum(pool.values()) <= 0:
+        raise ValueError("weights must be >= 0 with a positive sum")
+    return pool
+
+
+def check_eval_opponents(names: tuple[str, ...]) -> tuple[str, ...]:
+    unknown = sorted(k for k in names if not is_agent_spec(k))
+    if unknown:
+        raise ValueError(f"unknown {unknown}: choose from {BASELINES} or an agent spec "
+                         f"({', '.join(SPEC_FORMS)})")
+    return names
 
 
 class PPOConfig(ConfigModel):
@@ -144,26 +184,11 @@ class PPOConfig(ConfigModel):
     def rules(self) -> RuleSet:
         return make_rules(self.preset, self.players, self.rule_options)
 
-    @field_validator("exp_name")
-    @classmethod
-    def _plain_name(cls, name: str) -> str:
-        if not re.fullmatch(r"[A-Za-z0-9][\w.-]*", name):
-            raise ValueError("use letters, digits, _ . - (it names a folder inside run_root)")
-        return name
-
-    @field_validator("net_arch")
-    @classmethod
-    def _layers(cls, widths: tuple[int, ...]) -> tuple[int, ...]:
-        if any(width <= 0 for width in widths):  # none: linear heads
-            raise ValueError("hidden layer widths must be positive")
-        return widths
-
-    @field_validator("reward")
-    @classmethod
-    def _reward_mode(cls, reward: str) -> str:
-        if reward not in REWARD_MODES:
-            raise ValueError(f"choose from {', '.join(REWARD_MODES)}")
-        return reward
+    _exp_name = field_validator("exp_name")(check_exp_name)
+    _net_arch = field_validator("net_arch")(check_widths)
+    _reward = field_validator("reward")(check_reward)
+    _pool = field_validator("pool")(lambda pool: check_pool(pool, SELF_KINDS))
+    _eval_opponents = field_validator("eval_opponents")(check_eval_opponents)
 
     @field_validator("obs_features")
     @classmethod
@@ -177,26 +202,6 @@ class PPOConfig(ConfigModel):
         if teacher and teacher not in TEACHERS:
             raise ValueError(f"choose from {', '.join(TEACHERS)} (or \"\" for no warm start)")
         return teacher
-
-    @field_validator("pool")
-    @classmethod
-    def _pool(cls, pool: dict[str, float]) -> dict[str, float]:
-        bad = sorted(k for k in pool if k not in SELF_KINDS and not is_agent_spec(k))
-        if bad:
-            raise ValueError(f"unknown entries {bad}: choose from {SELF_KINDS + BASELINES} "
-                             f"or an agent spec ({', '.join(SPEC_FORMS)})")
-        if any(w < 0 for w in pool.values()) or sum(pool.values()) <= 0:
-            raise ValueError("weights must be >= 0 with a positive sum")
-        return pool
-
-    @field_validator("eval_opponents")
-    @classmethod
-    def _eval_opponents(cls, names: tuple[str, ...]) -> tuple[str, ...]:
-        unknown = sorted(k for k in names if not is_agent_spec(k))
-        if unknown:
-            raise ValueError(f"unknown {unknown}: choose from {BASELINES} or an agent spec "
-                             f"({', '.join(SPEC_FORMS)})")
-        return names
 
     @model_validator(mode="after")
     def _fields_together(self) -> PPOConfig:

@@ -10,8 +10,9 @@ from eval.config import EvalConfig
 from eval.config_model import ConfigModel, IntTuple, build, load, plain_dict, read_values, read_yaml
 from train.config import PPOConfig
 from train.dice_ppo import DicePPOConfig
+from train.rllib_ppo import RllibConfig
 
-CONFIGS = (PPOConfig, DicePPOConfig, EvalConfig)
+CONFIGS = (PPOConfig, DicePPOConfig, EvalConfig, RllibConfig)
 # numeric fields with no range: any integer seeds the generators
 UNBOUNDED = {"seed"}
 

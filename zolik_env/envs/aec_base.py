@@ -28,8 +28,8 @@ class MaskedAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types: 
             "observation": observation,
             "action_mask": gymnasium.spaces.Box(0, 1, (num_actions,), np.int8)})
         self.observation_spaces = dict.fromkeys(self.possible_agents, space)
-        self.action_spaces = {a: gymnasium.spaces.Discrete(num_actions)
-                              for a in self.possible_agents}
+        self.action_spaces: dict[str, gymnasium.spaces.Space[Any]] = {
+            a: gymnasium.spaces.Discrete(num_actions) for a in self.possible_agents}
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
         return self.observation_spaces[agent]

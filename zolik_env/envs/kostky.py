@@ -104,7 +104,8 @@ class KostkyEnv(gymnasium.Env[np.ndarray, np.int64]):
         mask: np.ndarray = game.legal_action_mask(self.rules, self.state)[0].astype(np.int8)
         return mask
 
-    def render(self) -> str | np.ndarray | None:
+    # gymnasium 1.2 types render's frames as an unbound TypeVar; later releases do not
+    def render(self) -> str | np.ndarray | None:  # type: ignore[override, unused-ignore]
         if self.render_mode == "rgb_array":
             return dice_image(self.rules, self.state)
         if self.render_mode != "ansi":

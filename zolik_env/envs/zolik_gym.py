@@ -133,7 +133,8 @@ class ZolikEnv(gymnasium.Env[np.ndarray, np.int64]):
         """int8 (2658,): 1 for the learner's legal moves (all 0 once the deal is over)."""
         return self._mask.copy()
 
-    def render(self) -> str | np.ndarray | None:
+    # gymnasium 1.2 types render's frames as an unbound TypeVar; later releases do not
+    def render(self) -> str | np.ndarray | None:  # type: ignore[override, unused-ignore]
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode")
             return None
