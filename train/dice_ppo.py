@@ -16,9 +16,7 @@ from __future__ import annotations
 import csv
 import os
 import pathlib
-import signal
 import sys
-import threading
 import time
 from collections import deque
 from typing import Any
@@ -35,7 +33,7 @@ from eval.config_model import (
     read_values,
 )
 from train import resume_state
-from train.runlog import newest_intact, truncate_csv
+from train.runlog import newest_intact, sigterm_interrupts, truncate_csv
 from zolik_env.dice import DiceRules
 
 LR_SCHEDULES = ("constant", "linear", "time_linear")
@@ -279,25 +277,17 @@ def run(cfg: DicePPOConfig, run_dir: pathlib.Path | None = None) -> pathlib.Path
             policy_kwargs={"net_arch": list(cfg.net_arch)},
         )  # fmt: skip
     callback = _callback(cfg, run_dir, start, logged, recent)
-    main_thread = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGTERM, _interrupt) if main_thread else None
     try:
-        model.learn(cfg.total_timesteps - model.num_timesteps, callback=callback,
-                    reset_num_timesteps=not resume)
+        with sigterm_interrupts():
+            model.learn(cfg.total_timesteps - model.num_timesteps, callback=callback,
+                        reset_num_timesteps=not resume)
     except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the rollout's start, with its state
         _save_resumable(model, run_dir, callback)
         print(f"interrupted: saved step {model.num_timesteps}; --resume {run_dir} continues")
         raise
-    finally:
-        if main_thread:
-            signal.signal(signal.SIGTERM, previous)
     _save_resumable(model, run_dir, callback)  # the time budget or the last step
     _save(model, run_dir / "final.zip")
     return run_dir
-
-
-def _interrupt(signum: int, frame: Any) -> None:
-    raise KeyboardInterrupt(f"signal {signum}")
 
 
 def _save_resumable(model: Any, run_dir: pathlib.Path, callback: Any) -> None:

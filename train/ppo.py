@@ -22,8 +22,6 @@ import dataclasses
 import json
 import os
 import pathlib
-import signal
-import threading
 import time
 from typing import Any
 
@@ -34,7 +32,7 @@ from agents.ppo import ScaledObs, obs_scale, write_meta
 from agents.ppo_net import LeanMaskablePolicy
 from train import resume_state
 from train.config import PPOConfig, make_config, to_dict
-from train.runlog import checkpoints, newest_intact, step_of, truncate_csv
+from train.runlog import checkpoints, newest_intact, sigterm_interrupts, step_of, truncate_csv
 from train.selfplay import OpponentPool, PoolVecEnv
 
 
@@ -192,10 +190,6 @@ def dagger_round(model: Any, cfg: PPOConfig, data: Any) -> Any:
                  progress=cfg.progress)
 
 
-def _interrupt(signum: int, frame: Any) -> None:
-    raise KeyboardInterrupt(f"signal {signum}")
-
-
 def run(cfg: PPOConfig, run_dir: pathlib.Path | None = None,
         minutes: float | None = None) -> RunResult:
     """Train (a new run, or continue ``run_dir`` from its newest checkpoint).
@@ -218,19 +212,16 @@ def run(cfg: PPOConfig, run_dir: pathlib.Path | None = None,
                                            TensorBoardOutputFormat(str(run_dir / "tb"))]))
     budget = cfg.time_budget_minutes if minutes is None else minutes
     callback = TrainCallback(cfg, run_dir, env, pool, save_checkpoint, start, budget)
-    main_thread = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGTERM, _interrupt) if main_thread else None
     finished = False
     try:
-        model.learn(max(0, cfg.total_steps - model.num_timesteps), callback=callback,
-                    reset_num_timesteps=False, progress_bar=False)
+        with sigterm_interrupts():
+            model.learn(max(0, cfg.total_steps - model.num_timesteps), callback=callback,
+                        reset_num_timesteps=False, progress_bar=False)
         finished = True
     except KeyboardInterrupt:
         print(f"interrupted at step {model.num_timesteps}: saving the checkpoint of this "
               f"rollout's start")
     finally:
-        if main_thread:
-            signal.signal(signal.SIGTERM, previous)
         last = _save_at_exit(model, cfg, run_dir, callback, finished)
         callback.close()
     if finished:

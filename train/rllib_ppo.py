@@ -49,7 +49,7 @@ from train.config import (
     check_reward,
     check_widths,
 )
-from train.runlog import truncate_csv
+from train.runlog import sigterm_interrupts, truncate_csv
 from zolik_env.envs.zolik_common import make_rules
 from zolik_env.rummy.options import RuleSet
 
@@ -293,9 +293,9 @@ def evaluate_now(algo: Any, cfg: RllibConfig, run_dir: pathlib.Path, steps: int)
 
 def run(cfg: RllibConfig, run_dir: pathlib.Path | None = None,
         minutes: float | None = None) -> RunResult:
-    """Train (or, with ``run_dir``, resume) until ``iterations`` or the time budget."""
+    """Train (or, with ``run_dir``, resume) until ``iterations`` or the time budget;
+    Ctrl-C and SIGTERM end the session after a checkpoint of the last iteration."""
     from ray.tune.registry import register_env
-    from tqdm import tqdm
 
     from eval.ray_backend import import_ray, start
     from train.rllib_env import ZolikMultiAgentEnv
@@ -305,39 +305,79 @@ def run(cfg: RllibConfig, run_dir: pathlib.Path | None = None,
     register_env(ENV_NAME, ZolikMultiAgentEnv)
     for name in ("ray", "ray.rllib", "ray.tune"):  # RLlib's start-up notes, not the run's
         logging.getLogger(name).setLevel(logging.ERROR)
-    algo = algorithm_config(cfg).build_algo()
-    budget = 60 * (minutes if minutes is not None else cfg.time_budget_minutes)
-    final, row, steps, started = None, {}, 0, time.monotonic()
     try:
-        if run_dir is not None:
-            steps, final = resume_from(algo, run_dir)
-        started = time.monotonic()  # the budget is for training: start-up is not counted
-        run_dir = run_dir or new_run_dir(cfg)
-        bar = tqdm(total=cfg.iterations, initial=algo.iteration, unit="it",
-                   disable=not cfg.progress, desc="rllib ppo")
-        last = time.monotonic()
-        while algo.iteration < cfg.iterations and not (budget and
-                                                        time.monotonic() - started > budget):
-            result = algo.train()
-            now = time.monotonic()
-            row = log_row(result, now - last, steps)
-            steps, last = row["env_steps"], now
-            append_log(run_dir / "progress.csv", row)
-            bar.update(1)
-            bar.set_postfix(steps=steps, ret=row["learner_return"])
-            if algo.iteration % cfg.checkpoint_every == 0:
-                final = checkpoint_and_eval(algo, cfg, run_dir, row)
-        bar.close()
-    except KeyboardInterrupt:
-        print("interrupted: saving a checkpoint")
+        algo = algorithm_config(cfg).build_algo()
+        session = Session(cfg, run_dir)
+        try:
+            session.resume(algo)
+            with sigterm_interrupts():
+                session.train(algo, 60 * (cfg.time_budget_minutes if minutes is None
+                                          else minutes))
+        except KeyboardInterrupt:
+            print("interrupted: saving a checkpoint of the last iteration")
+        finally:
+            session.save_last(algo)
+            algo.stop()
     finally:
-        if run_dir is not None and row.get("iteration") == algo.iteration and (
-                final is None or final.name != f"iter_{algo.iteration:06d}"):
-            final = save_checkpoint(algo, run_dir, cfg.rules(), row)
-        algo.stop()
         if owned:
             ray.shutdown()
-    return RunResult(run_dir, algo.iteration, steps, time.monotonic() - started, final)
+    return session.result(algo)
+
+
+class Session:
+    """One ``zolik train`` session of an RLlib run: its counters and the newest checkpoint."""
+
+    def __init__(self, cfg: RllibConfig, run_dir: pathlib.Path | None) -> None:
+        self.cfg = cfg
+        self.run_dir = run_dir or new_run_dir(cfg)
+        self.final: pathlib.Path | None = None
+        self.row: dict[str, Any] = {}  # the last iteration's log row
+        self.env_steps = 0
+        self.started = time.monotonic()
+
+    def resume(self, algo: Any) -> None:
+        """Restore the newest checkpoint (none: iteration 0) and cut the logs back to it."""
+        found = checkpoints_of(self.run_dir)
+        saved = {"env_steps": 0, "learner_steps": 0}
+        if found:
+            algo.restore_from_path(str(found[-1].resolve()))
+            saved = json.loads((found[-1] / SIDECAR).read_text())
+            self.final = found[-1]
+            print(f"resuming {self.run_dir} from {found[-1].name}")
+        truncate_csv(self.run_dir / "progress.csv", "iteration", algo.iteration)
+        truncate_csv(self.run_dir / "eval.csv", "steps", saved["learner_steps"])
+        self.env_steps = int(saved["env_steps"])
+
+    def train(self, algo: Any, budget_s: float) -> None:
+        """Iterations until the config's last or the budget (start-up not counted)."""
+        from tqdm import tqdm
+
+        cfg = self.cfg
+        self.started = last = time.monotonic()
+        bar = tqdm(total=cfg.iterations, initial=algo.iteration, unit="it",
+                   disable=not cfg.progress, desc="rllib ppo")
+        while algo.iteration < cfg.iterations and not (
+                budget_s and time.monotonic() - self.started > budget_s):
+            result = algo.train()
+            now = time.monotonic()
+            self.row = log_row(result, now - last, self.env_steps)
+            self.env_steps, last = self.row["env_steps"], now
+            append_log(self.run_dir / "progress.csv", self.row)
+            bar.update(1)
+            bar.set_postfix(steps=self.env_steps, ret=self.row["learner_return"])
+            if algo.iteration % cfg.checkpoint_every == 0:
+                self.final = checkpoint_and_eval(algo, cfg, self.run_dir, self.row)
+        bar.close()
+
+    def save_last(self, algo: Any) -> None:
+        """Checkpoint the last iteration of this session unless it has one."""
+        if self.row.get("iteration") == algo.iteration and (
+                self.final is None or self.final.name != f"iter_{algo.iteration:06d}"):
+            self.final = save_checkpoint(algo, self.run_dir, self.cfg.rules(), self.row)
+
+    def result(self, algo: Any) -> RunResult:
+        return RunResult(self.run_dir, algo.iteration, self.env_steps,
+                         time.monotonic() - self.started, self.final)
 
 
 def checkpoint_and_eval(algo: Any, cfg: RllibConfig, run_dir: pathlib.Path,
@@ -346,16 +386,3 @@ def checkpoint_and_eval(algo: Any, cfg: RllibConfig, run_dir: pathlib.Path,
     if cfg.eval_deals:
         evaluate_now(algo, cfg, run_dir, row["learner_steps"])
     return path
-
-
-def resume_from(algo: Any, run_dir: pathlib.Path) -> tuple[int, pathlib.Path | None]:
-    """Restore the newest checkpoint and cut the logs back to it: (its env steps, it)."""
-    found = checkpoints_of(run_dir)
-    if not found:
-        return 0, None
-    algo.restore_from_path(str(found[-1].resolve()))
-    saved = json.loads((found[-1] / SIDECAR).read_text())
-    truncate_csv(run_dir / "progress.csv", "iteration", algo.iteration)
-    truncate_csv(run_dir / "eval.csv", "steps", saved["learner_steps"])
-    print(f"resuming {run_dir} from {found[-1].name}")
-    return int(saved["env_steps"]), found[-1]

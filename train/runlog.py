@@ -4,12 +4,15 @@ back to it so that every step is logged once (used by ``train.ppo`` and
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import os
 import pathlib
 import re
+import signal
 import sys
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from typing import Any
 
 _CHECKPOINT = re.compile(r"step_(\d+)\.zip")
@@ -54,3 +57,22 @@ def truncate_csv(log: pathlib.Path, column: str, step: int) -> dict[str, str] | 
             writer.writerows(kept)
         os.replace(tmp, log)
     return kept[-1] if kept else None
+
+
+def _interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
+@contextlib.contextmanager
+def sigterm_interrupts() -> Iterator[None]:
+    """Inside: SIGTERM (a scheduler's stop, ``kill``) raises ``KeyboardInterrupt`` as
+    Ctrl-C does, so a training session saves before it ends (main thread only; elsewhere
+    signals cannot be handled)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
