@@ -32,9 +32,9 @@ BACKENDS = ("sb3", "rllib")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="zolik train",
-                                     description="PPO self-play for Žolík: sb3-contrib MaskablePPO (default) "
-                                                 "or RLlib's PPO on Ray (--backend rllib).")
+    parser = argparse.ArgumentParser(
+        prog="zolik train", description="PPO self-play for Žolík: sb3-contrib MaskablePPO "
+                                        "(default) or RLlib's PPO on Ray (--backend rllib).")
     parser.add_argument("--backend", choices=BACKENDS, default="sb3",
                         help="sb3: MaskablePPO on the batched VecEnv (default); rllib: "
                              "RLlib's PPO on Ray (env runners scale with env_runners)")
