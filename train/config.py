@@ -84,9 +84,10 @@ def check_eval_opponents(names: tuple[str, ...]) -> tuple[str, ...]:
     return names
 
 
-class PPOConfig(ConfigModel):
-    exp_name: str = "ppo_cz2p"
-    """Run dirs are ``{run_root}/{exp_name}__{seed}__{time}``."""
+class SelfPlayConfig(ConfigModel):
+    """What both Žolík trainers' configs share (``PPOConfig`` here, ``RllibConfig`` of
+    ``train.rllib_ppo``): the rules, PPO's loss and network, the session."""
+
     preset: str = "cz"
     """Rules preset: cz, sk or jolly."""
     players: int = 2
@@ -95,6 +96,39 @@ class PPOConfig(ConfigModel):
     """Extra ``rules.preset`` options, e.g. ``{opening_points: 51}``."""
     reward: str = "score"
     """``score`` (zero-sum deal score / 100) or ``win_loss``; always the learner's seat's."""
+    gamma: float = Field(0.998, gt=0, le=1)
+    """Discount per learner decision."""
+    gae_lambda: float = Field(0.95, gt=0, le=1)
+    """GAE's bias-variance trade-off (1 = Monte Carlo returns)."""
+    clip_range: float = Field(0.2, gt=0)
+    """PPO's clip on the probability ratio."""
+    ent_coef: float = Field(0.001, ge=0)
+    """Weight of the entropy bonus."""
+    vf_coef: float = Field(0.5, ge=0)
+    """Weight of the value loss."""
+    max_grad_norm: float = Field(0.5, gt=0)
+    """Gradients are clipped to this norm."""
+    net_arch: IntTuple = (256, 256)
+    """Hidden layers of the separate policy and value MLPs."""
+    time_budget_minutes: float = Field(0.0, ge=0)
+    """Wall-clock budget of a session (training and evaluation); 0 = none."""
+    progress: bool = True
+    """Show a tqdm progress bar."""
+    run_root: str = "runs"
+    """Folder the run dirs go into."""
+
+    # exp_name is declared by each config (its default names the trainer)
+    _exp_name = field_validator("exp_name", check_fields=False)(check_exp_name)
+    _net_arch = field_validator("net_arch")(check_widths)
+    _reward = field_validator("reward")(check_reward)
+
+    def rules(self) -> RuleSet:
+        return make_rules(self.preset, self.players, self.rule_options)
+
+
+class PPOConfig(SelfPlayConfig):
+    exp_name: str = "ppo_cz2p"
+    """Run dirs are ``{run_root}/{exp_name}__{seed}__{time}``."""
     shaping: float = Field(0.0, ge=0)
     """Potential-based reward shaping: this times the hand points the learner has shed
     since the deal began, / 100, as the potential (``train.zolik_vec``); 0 = none."""
@@ -111,8 +145,6 @@ class PPOConfig(ConfigModel):
     """Seeds the deals, the seats, the pool's draws, the network and PPO's sampling."""
     total_steps: int = Field(5_000_000, gt=0)
     """Learner decisions to train for (opponents' moves are not counted)."""
-    time_budget_minutes: float = Field(0.0, ge=0)
-    """Wall-clock budget of a session (training and evaluation); 0 = none."""
     num_envs: int = Field(256, gt=0)
     """Deals stepped together in the batched VecEnv."""
     n_steps: int = Field(32, gt=0)
@@ -123,20 +155,6 @@ class PPOConfig(ConfigModel):
     """Passes over each rollout per update."""
     learning_rate: float = Field(1.0e-4, gt=0)
     """Adam step size of PPO."""
-    gamma: float = Field(0.998, gt=0, le=1)
-    """Discount per learner decision."""
-    gae_lambda: float = Field(0.95, gt=0, le=1)
-    """GAE's bias-variance trade-off (1 = Monte Carlo returns)."""
-    clip_range: float = Field(0.2, gt=0)
-    """PPO's clip on the probability ratio."""
-    ent_coef: float = Field(0.001, ge=0)
-    """Weight of the entropy bonus."""
-    vf_coef: float = Field(0.5, ge=0)
-    """Weight of the value loss."""
-    max_grad_norm: float = Field(0.5, gt=0)
-    """Gradients are clipped to this norm."""
-    net_arch: IntTuple = (256, 256)
-    """Hidden layers of the separate policy and value MLPs."""
     pool: dict[str, float] = Field(
         default_factory=lambda: {"latest": 0.3, "past": 0.2, "planner": 0.3, "greedy": 0.2})
     """Opponent mix, drawn per seat and deal: ``latest`` (newest snapshot of the learner),
@@ -176,17 +194,7 @@ class PPOConfig(ConfigModel):
     """Passes over the teacher's and the DAgger samples together."""
     torch_threads: int = Field(2, gt=0)
     """Torch threads (the PPO update runs while the env waits, so it may use every core)."""
-    progress: bool = True
-    """Show a tqdm progress bar."""
-    run_root: str = "runs"
-    """Folder the run dirs go into."""
 
-    def rules(self) -> RuleSet:
-        return make_rules(self.preset, self.players, self.rule_options)
-
-    _exp_name = field_validator("exp_name")(check_exp_name)
-    _net_arch = field_validator("net_arch")(check_widths)
-    _reward = field_validator("reward")(check_reward)
     _pool = field_validator("pool")(lambda pool: check_pool(pool, SELF_KINDS))
     _eval_opponents = field_validator("eval_opponents")(check_eval_opponents)
 

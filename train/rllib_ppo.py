@@ -41,16 +41,9 @@ from pydantic import Field, field_validator, model_validator
 
 from agents.ppo import rules_meta
 from agents.rllib_policy import MODULE_ID, SIDECAR, RllibPolicy, checkpoints_of
-from eval.config_model import ConfigModel, IntTuple, StrTuple, build, read_values
-from train.config import (
-    check_eval_opponents,
-    check_exp_name,
-    check_pool,
-    check_reward,
-    check_widths,
-)
+from eval.config_model import StrTuple, build, read_values
+from train.config import SelfPlayConfig, check_eval_opponents, check_pool
 from train.runlog import sigterm_interrupts, truncate_csv
-from zolik_env.envs.zolik_common import make_rules
 from zolik_env.rummy.options import RuleSet
 
 CONFIG_FILE = "rllib_config.yaml"  # its presence marks an RLlib run dir
@@ -60,23 +53,13 @@ LOG_FIELDS = ("iteration", "env_steps", "learner_steps", "deals", "learner_retur
               "seconds", "env_steps_per_s")
 
 
-class RllibConfig(ConfigModel):
+class RllibConfig(SelfPlayConfig):
     exp_name: str = "rllib_cz2p"
     """Run dirs are ``{run_root}/{exp_name}__{seed}__{time}``."""
-    preset: str = "cz"
-    """Rules preset: cz, sk or jolly."""
-    players: int = 2
-    """Seats at the table (2..4); the learner takes one, the opponents the others."""
-    rule_options: dict[str, Any] = Field(default_factory=dict)
-    """Extra ``rules.preset`` options, e.g. ``{opening_points: 51}``."""
-    reward: str = "score"
-    """``score`` (zero-sum deal score / 100) or ``win_loss``."""
     seed: int = Field(1, ge=0)
     """Seeds RLlib (networks, sampling) and the envs' deals and opponent draws."""
     iterations: int = Field(300, gt=0)
     """Training iterations (each samples ``train_batch`` env steps, then updates)."""
-    time_budget_minutes: float = Field(0.0, ge=0)
-    """Wall-clock budget of a session; 0 = none."""
     env_runners: int = Field(1, ge=0)
     """Ray actors sampling deals in parallel (0: the driver samples)."""
     envs_per_runner: int = Field(8, gt=0)
@@ -89,20 +72,6 @@ class RllibConfig(ConfigModel):
     """Passes over each iteration's batch."""
     learning_rate: float = Field(3.0e-4, gt=0)
     """Adam step size."""
-    gamma: float = Field(0.998, gt=0, le=1)
-    """Discount per decision."""
-    gae_lambda: float = Field(0.95, gt=0, le=1)
-    """GAE's bias-variance trade-off."""
-    clip_range: float = Field(0.2, gt=0)
-    """PPO's clip on the probability ratio."""
-    ent_coef: float = Field(0.001, ge=0)
-    """Weight of the entropy bonus."""
-    vf_coef: float = Field(0.5, ge=0)
-    """Weight of the value loss."""
-    max_grad_norm: float = Field(0.5, gt=0)
-    """Gradients are clipped to this norm."""
-    net_arch: IntTuple = (256, 256)
-    """Hidden layers of the policy and value MLPs (RLlib's ``fcnet_hiddens``)."""
     opponents: dict[str, float] = Field(
         default_factory=lambda: {"latest": 0.3, "past": 0.3, "greedy": 0.2, "random": 0.2})
     """Opponent mix, drawn per seat and deal: ``latest`` (``main`` itself), ``past`` (a
@@ -119,19 +88,9 @@ class RllibConfig(ConfigModel):
     """Duplicate deals per evaluation and opponent; 0 = no evaluation."""
     address: str = ""
     """Ray cluster to run on (``auto`` or ``HOST:PORT``); ``""`` starts a local instance."""
-    progress: bool = True
-    """Show a tqdm progress bar."""
-    run_root: str = "runs"
-    """Folder the run dirs go into."""
 
-    _exp_name = field_validator("exp_name")(check_exp_name)
-    _net_arch = field_validator("net_arch")(check_widths)
-    _reward = field_validator("reward")(check_reward)
     _opponents = field_validator("opponents")(lambda mix: check_pool(mix, SELF_KINDS))
     _eval_opponents = field_validator("eval_opponents")(check_eval_opponents)
-
-    def rules(self) -> RuleSet:
-        return make_rules(self.preset, self.players, self.rule_options)
 
     @model_validator(mode="after")
     def _fields_together(self) -> RllibConfig:

@@ -23,14 +23,6 @@ SETTINGS = {"agents": ["planner", "greedy"], "deals": 40, "chunk_deals": 4, "plo
             "progress": False}
 
 
-@pytest.fixture(scope="module")
-def local_ray():
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
-             configure_logging=False)
-    yield ray
-    ray.shutdown()
-
-
 def _games(out):
     return (out / "games.csv").read_text()
 

@@ -36,17 +36,6 @@ def _zolik_train(*args):
 
 
 @pytest.fixture(scope="module")
-def local_ray():
-    """A local Ray with 2 CPUs for the module (the trainer joins it, and leaves it up)."""
-    import ray
-
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
-             configure_logging=False)
-    yield ray
-    ray.shutdown()
-
-
-@pytest.fixture(scope="module")
 def run_dir(local_ray, tmp_path_factory):
     """One run in two sessions: the first stops after one iteration (its time budget),
     the second resumes it to the end."""
