@@ -15,6 +15,7 @@ training env scales it (``agents.ppo.obs_scale``). Needs the ``[ray]`` extra.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -32,8 +33,9 @@ RAY_EXTRA = "the [ray] extra is not installed: pip install -e '.[ray]' (scripts/
 
 def checkpoints_of(run_dir: Path) -> list[Path]:
     """The algorithm checkpoints of a run dir, oldest first."""
-    return sorted((run_dir / "checkpoints").glob("iter_*"),
-                  key=lambda p: int(p.name.split("_")[1]))
+    found = [p for p in (run_dir / "checkpoints").glob("iter_*")
+             if re.fullmatch(r"iter_\d+", p.name)]
+    return sorted(found, key=lambda p: int(p.name.split("_")[1]))
 
 
 def resolve(path: str | Path) -> tuple[Path, Path | None]:
@@ -50,7 +52,11 @@ def resolve(path: str | Path) -> tuple[Path, Path | None]:
     if (p / MODULE_DIR).is_dir():
         return p / MODULE_DIR, p
     if (p / "module_state.pkl").exists() or (p / "class_and_ctor_args.pkl").exists():
-        return p, None
+        # a module folder inside an algorithm checkpoint: check that checkpoint's rules
+        full = p.resolve()
+        inside = full.parents[len(MODULE_DIR.parts) - 1] \
+            if len(full.parts) > len(MODULE_DIR.parts) else None
+        return p, (inside if inside is not None and inside / MODULE_DIR == full else None)
     raise FileNotFoundError(f"{p} is not an RLlib checkpoint: no {MODULE_DIR} in it")
 
 

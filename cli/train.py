@@ -60,7 +60,7 @@ def resume_dir(path: str, restart: bool, command: str = "train") -> pathlib.Path
     """The run dir to resume, after checking it has a config and a checkpoint (or
     ``restart``); otherwise one line naming what is missing (``zolik COMMAND: ...``)."""
     run_dir = pathlib.Path(path)
-    if is_rllib_run(run_dir):
+    if command == "train" and is_rllib_run(run_dir):
         from agents.rllib_policy import checkpoints_of
 
         if not checkpoints_of(run_dir) and not restart:
@@ -99,10 +99,18 @@ def main(argv: list[str] | None = None) -> int:
     if args.restart and not args.resume:
         raise SystemExit("zolik train: --restart goes with --resume RUN_DIR")
     if args.resume and (args.overrides or args.seed is not None):
-        raise SystemExit("--resume keeps the run's config: --set/--seed are not allowed")
-    if args.address is not None and args.backend != "rllib" and not args.resume:
-        raise SystemExit("zolik train: --address goes with --backend rllib")
-    if args.backend == "rllib" or (args.resume and is_rllib_run(pathlib.Path(args.resume))):
+        given = [*(args.overrides or []), *([f"seed={args.seed}"] if args.seed is not None
+                                            else [])]
+        raise SystemExit(f"zolik train: --resume keeps the run's config: drop "
+                         f"{', '.join(given)} (--set/--seed are not allowed with it)")
+    rllib_run = bool(args.resume) and is_rllib_run(pathlib.Path(args.resume))
+    if args.resume and args.backend == "rllib" and not rllib_run:
+        raise SystemExit(f"zolik train: {args.resume} is not a run of --backend rllib (no "
+                         f"rllib_config.yaml); resume it without --backend")
+    if args.address is not None and not (args.backend == "rllib" or rllib_run):
+        raise SystemExit(f"zolik train: --address {args.address} goes with --backend rllib "
+                         f"(the sb3 backend runs on this machine)")
+    if args.backend == "rllib" or rllib_run:
         return train_rllib(args)
     if args.resume:
         run_dir: pathlib.Path | None = resume_dir(args.resume, args.restart)

@@ -17,8 +17,12 @@ env, the rules' one implementation) and changes two things for training:
   the int16 observation times ``agents.ppo.obs_scale``, clipped to [-5, 5] (as the SB3
   recipe's network does), and the exact legal-action mask.
 
-Seeded from the run's seed and the env's place in RLlib (runner, vector index), the same
-config deals the same deals and draws the same opponents.
+Seeding: the generator of deals and opponents is keyed by the run's seed, the env
+runner's index, the seed RLlib gives each sub-env at its first reset (the run's seed plus
+runner index plus sub-env index) and the iteration the session started from. So no two
+sub-envs of a run share a stream (RLlib's own seeds alone repeat across runners:
+runner 1's second env gets runner 2's first env's seed), and a resumed session deals new
+deals rather than the run's first ones again.
 """
 
 from __future__ import annotations
@@ -73,7 +77,7 @@ def mix_weights(opponents: dict[str, float], past_slots: int) -> tuple[list[str]
 
 class ZolikMultiAgentEnv(MultiAgentEnv):  # type: ignore[misc]
     """``env_config``: ``preset``, ``players``, ``rule_options``, ``reward``,
-    ``opponents`` (kind -> weight), ``past_slots``, ``seed``."""
+    ``opponents`` (kind -> weight), ``past_slots``, ``seed``, ``start_iteration``."""
 
     def __init__(self, env_config: dict[str, Any] | None = None) -> None:
         super().__init__()
@@ -89,9 +93,9 @@ class ZolikMultiAgentEnv(MultiAgentEnv):  # type: ignore[misc]
                                                self.past_slots)
         self.baselines = {kind: make_agent(kind, rules) for kind in self.kinds
                           if kind not in ("latest", "past")}
-        place = (int(getattr(env_config, "worker_index", 0)),
-                 int(getattr(env_config, "vector_index", 0)))
-        self.rng = np.random.default_rng([int(config.get("seed", 0)), *place])
+        self.key = (int(config.get("seed", 0)), int(getattr(env_config, "worker_index", 0)),
+                    int(config.get("start_iteration", 0)))
+        self.rng = self._generator(0)
         self.scale = obs_scale(rules)
         self.possible_agents = agent_ids(self.players, self.past_slots)
         self.agents = []
@@ -103,6 +107,10 @@ class ZolikMultiAgentEnv(MultiAgentEnv):  # type: ignore[misc]
         self.action_spaces = dict.fromkeys(self.possible_agents,
                                            gymnasium.spaces.Discrete(NUM_ACTIONS))
         self.seat_agent: dict[str, str] = {}  # AEC agent name -> RLlib agent id, or baseline
+
+    def _generator(self, reset_seed: int) -> np.random.Generator:
+        seed, runner, start = self.key
+        return np.random.default_rng([seed, runner, reset_seed, start])
 
     def _draw_roles(self) -> None:
         """Seat the learner and draw each other seat's opponent kind for this deal."""
@@ -158,7 +166,7 @@ class ZolikMultiAgentEnv(MultiAgentEnv):  # type: ignore[misc]
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
         if seed is not None:
-            self.rng = np.random.default_rng(seed)
+            self.rng = self._generator(seed)
         self.aec.reset(seed=int(self.rng.integers(TRAIN_SEED_LIMIT)))
         self._draw_roles()
         self._play_baselines()

@@ -32,6 +32,7 @@ import json
 import logging
 import pathlib
 import shutil
+import sys
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -43,7 +44,7 @@ from agents.ppo import rules_meta
 from agents.rllib_policy import MODULE_ID, SIDECAR, RllibPolicy, checkpoints_of
 from eval.config_model import StrTuple, build, read_values
 from train.config import SelfPlayConfig, check_eval_opponents, check_pool
-from train.runlog import sigterm_interrupts, truncate_csv
+from train.runlog import StopRequest, stop_requests, truncate_csv
 from zolik_env.rummy.options import RuleSet
 
 CONFIG_FILE = "rllib_config.yaml"  # its presence marks an RLlib run dir
@@ -115,8 +116,9 @@ def env_config(cfg: RllibConfig) -> dict[str, Any]:
             "seed": cfg.seed}
 
 
-def algorithm_config(cfg: RllibConfig) -> Any:
-    """RLlib's ``PPOConfig`` for ``cfg``."""
+def algorithm_config(cfg: RllibConfig, start_iteration: int = 0) -> Any:
+    """RLlib's ``PPOConfig`` for ``cfg``, for a session that starts at ``start_iteration``
+    (it keys the envs' generators: a resumed session deals new deals)."""
     from ray.rllib.algorithms.ppo import PPOConfig
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
@@ -128,7 +130,9 @@ def algorithm_config(cfg: RllibConfig) -> Any:
     modules = [MODULE_ID, *(past_module(slot) for slot in range(cfg.past_slots))]
     specs = {m: RLModuleSpec(module_class=MaskedPPOModule, model_config=model) for m in modules}
     return (PPOConfig()
-            .environment(ENV_NAME, env_config=env_config(cfg), disable_env_checking=True)
+            .environment(ENV_NAME, env_config={**env_config(cfg),
+                                               "start_iteration": start_iteration},
+                         disable_env_checking=True)
             .env_runners(num_env_runners=cfg.env_runners,
                          num_envs_per_env_runner=cfg.envs_per_runner)
             .multi_agent(policies=set(modules),
@@ -165,8 +169,13 @@ class SnapshotCallback(_callback_base()):  # type: ignore[misc]
             return
         main = algorithm.learner_group.get_state(
             components=f"learner/rl_module/{MODULE_ID}")["learner"]["rl_module"][MODULE_ID]
-        algorithm.set_state({"learner_group": {"learner": {"rl_module": {
-            past_module(slot): main for slot in slots}}}})
+        frozen = {past_module(slot): main for slot in slots}
+        algorithm.learner_group.set_state({"learner": {"rl_module": frozen}})
+        # The env runners play the slots. ``Algorithm.set_state`` would skip them: they
+        # already hold the learner's weights version of this iteration (PPO synced only
+        # ``main``), so the new weights are set on them directly.
+        algorithm.env_runner_group.foreach_env_runner(
+            lambda runner: runner.set_state({"rl_module": frozen}), local_env_runner=True)
 
     def on_algorithm_init(self, *, algorithm: Any, **_: Any) -> None:
         self._copy_main(algorithm, range(self.slots))
@@ -184,6 +193,12 @@ class RunResult:
     env_steps: int
     seconds: float
     final: pathlib.Path | None
+
+
+def newest_iteration(run_dir: pathlib.Path | None) -> int:
+    """The iteration of the newest checkpoint in ``run_dir`` (none: 0)."""
+    found = checkpoints_of(run_dir) if run_dir is not None else []
+    return int(found[-1].name.split("_")[1]) if found else 0
 
 
 def new_run_dir(cfg: RllibConfig) -> pathlib.Path:
@@ -252,8 +267,9 @@ def evaluate_now(algo: Any, cfg: RllibConfig, run_dir: pathlib.Path, steps: int)
 
 def run(cfg: RllibConfig, run_dir: pathlib.Path | None = None,
         minutes: float | None = None) -> RunResult:
-    """Train (or, with ``run_dir``, resume) until ``iterations`` or the time budget;
-    Ctrl-C and SIGTERM end the session after a checkpoint of the last iteration."""
+    """Train (or, with ``run_dir``, resume) until ``iterations`` or the time budget.
+    Ctrl-C or SIGTERM ends the session after the iteration in progress, with a checkpoint
+    of it; a second one stops at once, without saving the half-done iteration."""
     from ray.tune.registry import register_env
 
     from eval.ray_backend import import_ray, start
@@ -265,17 +281,18 @@ def run(cfg: RllibConfig, run_dir: pathlib.Path | None = None,
     for name in ("ray", "ray.rllib", "ray.tune"):  # RLlib's start-up notes, not the run's
         logging.getLogger(name).setLevel(logging.ERROR)
     try:
-        algo = algorithm_config(cfg).build_algo()
+        algo = algorithm_config(cfg, newest_iteration(run_dir)).build_algo()
         session = Session(cfg, run_dir)
         try:
             session.resume(algo)
-            with sigterm_interrupts():
+            with stop_requests() as stop:
                 session.train(algo, 60 * (cfg.time_budget_minutes if minutes is None
-                                          else minutes))
-        except KeyboardInterrupt:
-            print("interrupted: saving a checkpoint of the last iteration")
-        finally:
+                                          else minutes), stop)
             session.save_last(algo)
+        except KeyboardInterrupt:
+            print(f"interrupted inside an iteration: not saved; {session.final} is the "
+                  f"newest checkpoint")
+        finally:
             algo.stop()
     finally:
         if owned:
@@ -295,19 +312,25 @@ class Session:
         self.started = time.monotonic()
 
     def resume(self, algo: Any) -> None:
-        """Restore the newest checkpoint (none: iteration 0) and cut the logs back to it."""
-        found = checkpoints_of(self.run_dir)
+        """Restore the newest checkpoint that loads (each damaged one is skipped with a
+        warning; none: iteration 0) and cut the logs back to it."""
         saved = {"env_steps": 0, "learner_steps": 0}
-        if found:
-            algo.restore_from_path(str(found[-1].resolve()))
-            saved = json.loads((found[-1] / SIDECAR).read_text())
-            self.final = found[-1]
-            print(f"resuming {self.run_dir} from {found[-1].name}")
+        for checkpoint in reversed(checkpoints_of(self.run_dir)):
+            try:
+                meta = json.loads((checkpoint / SIDECAR).read_text())
+                algo.restore_from_path(str(checkpoint.resolve()))
+            except Exception as error:
+                print(f"warning: skipping damaged checkpoint {checkpoint} "
+                      f"({type(error).__name__}: {error})", file=sys.stderr)
+                continue
+            saved, self.final = meta, checkpoint
+            print(f"resuming {self.run_dir} from {checkpoint.name}")
+            break
         truncate_csv(self.run_dir / "progress.csv", "iteration", algo.iteration)
         truncate_csv(self.run_dir / "eval.csv", "steps", saved["learner_steps"])
         self.env_steps = int(saved["env_steps"])
 
-    def train(self, algo: Any, budget_s: float) -> None:
+    def train(self, algo: Any, budget_s: float, stop: StopRequest) -> None:
         """Iterations until the config's last or the budget (start-up not counted)."""
         from tqdm import tqdm
 
@@ -315,7 +338,7 @@ class Session:
         self.started = last = time.monotonic()
         bar = tqdm(total=cfg.iterations, initial=algo.iteration, unit="it",
                    disable=not cfg.progress, desc="rllib ppo")
-        while algo.iteration < cfg.iterations and not (
+        while algo.iteration < cfg.iterations and not stop.requested and not (
                 budget_s and time.monotonic() - self.started > budget_s):
             result = algo.train()
             now = time.monotonic()

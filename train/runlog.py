@@ -76,3 +76,35 @@ def sigterm_interrupts() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+class StopRequest:
+    """Set by Ctrl-C or SIGTERM inside ``stop_requests``; the loop checks ``requested``."""
+
+    def __init__(self) -> None:
+        self.requested = False
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        if self.requested:  # asked twice: stop now, whatever is half done
+            raise KeyboardInterrupt(f"signal {signum}")
+        self.requested = True
+        print("stopping after this iteration (again to stop at once, without saving it)",
+              file=sys.stderr)
+
+
+@contextlib.contextmanager
+def stop_requests() -> Iterator[StopRequest]:
+    """Inside: the first Ctrl-C or SIGTERM only asks the training loop to stop at its next
+    boundary (so a checkpoint never holds a half-done update); a second one interrupts.
+    Outside the main thread signals cannot be handled and nothing changes."""
+    request = StopRequest()
+    if threading.current_thread() is not threading.main_thread():
+        yield request
+        return
+    previous = {sig: signal.signal(sig, request._handle)
+                for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield request
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)

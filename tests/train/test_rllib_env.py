@@ -55,9 +55,10 @@ def test_observation_and_mask_are_the_aec_envs_scaled(preset, players):
 
 def test_baseline_opponents_are_played_inside_the_env():
     env = ZolikMultiAgentEnv({"players": 3, "opponents": {"greedy": 1.0}, "seed": 1})
-    seen, rewards, _, (obs, terminated, _) = play_deal(env, 11, np.random.default_rng(0))
+    seen, rewards, _, (obs, terminated, truncated) = play_deal(env, 11,
+                                                              np.random.default_rng(0))
     assert seen == {LEARNER} and set(rewards) == {LEARNER} and set(obs) == {LEARNER}
-    assert terminated["__all__"] or terminated.get(LEARNER) is False
+    assert terminated[LEARNER] != truncated[LEARNER], "a deal ends one way"
 
 
 def test_self_play_deals_end_with_zero_sum_rewards_for_every_agent_played():
@@ -129,12 +130,51 @@ def test_masked_module_never_gives_an_illegal_move_probability():
 
 
 def test_the_aec_env_is_unchanged_by_the_wrapper():
-    """The wrapper steps the rules' one implementation: the same seed through the plain
-    AEC env gives the same first observation."""
+    """The wrapper steps the rules' one implementation: the deal seed it gives the AEC env
+    gives the same observations through the plain AEC env."""
     env = ZolikMultiAgentEnv({"opponents": {"latest": 1.0}})
+    seeds = []
+    real_reset = env.aec.reset
+    env.aec.reset = lambda seed=None, options=None: (seeds.append(seed), real_reset(seed))
     env.reset(seed=0)
-    seed = int(np.random.default_rng(0).integers(10**9))
     plain = zolik_v0.raw_env("cz", 2)
-    plain.reset(seed=seed)
-    np.testing.assert_array_equal(plain.observe("player_0")["observation"],
-                                  env.aec.observe("player_0")["observation"])
+    plain.reset(seed=seeds[0])
+    for name in plain.possible_agents:
+        np.testing.assert_array_equal(plain.observe(name)["observation"],
+                                      env.aec.observe(name)["observation"])
+
+
+def _first_deals(worker, reset_seed, start_iteration=0, deals=3):
+    from ray.rllib.env.env_context import EnvContext
+
+    context = EnvContext({"seed": 1, "start_iteration": start_iteration,
+                          "opponents": {"latest": 1, "random": 1}}, worker_index=worker)
+    env = ZolikMultiAgentEnv(context)
+    out = []
+    for index in range(deals):
+        env.reset(seed=reset_seed if index == 0 else None)
+        out.append((dict(env.seat_agent), env.aec.observe("player_0")["observation"].tobytes()))
+    return out
+
+
+def test_sub_envs_of_different_runners_and_sessions_deal_different_deals():
+    """RLlib seeds sub-env i of runner w with seed + w + i; runner 1's env 1 and runner 2's
+    env 0 get the same number, yet must not share deals; nor may a resumed session repeat
+    the run's first deals. The same place and session repeat exactly."""
+    assert _first_deals(1, 3) == _first_deals(1, 3)
+    assert _first_deals(1, 3) != _first_deals(2, 3)
+    assert _first_deals(1, 3) != _first_deals(1, 3, start_iteration=40)
+
+
+def test_a_stop_request_waits_for_the_loop_and_a_second_one_interrupts():
+    import os
+    import signal
+
+    from train.runlog import stop_requests
+
+    with stop_requests() as stop:
+        os.kill(os.getpid(), signal.SIGTERM)
+        assert stop.requested, "the first signal only asks"
+        with pytest.raises(KeyboardInterrupt):
+            os.kill(os.getpid(), signal.SIGINT)
+    assert signal.getsignal(signal.SIGTERM) is not stop._handle, "the handlers are restored"
