@@ -22,6 +22,9 @@ from cli import train as train_cli
 from train.evaluate import evaluate
 from zolik_env.envs.zolik_common import make_rules
 
+# one worker runs the whole module, so the training run of the fixture is made once
+pytestmark = pytest.mark.xdist_group("rllib_train")
+
 ITERATIONS = 8
 SETTINGS = [f"iterations={ITERATIONS}", "env_runners=1", "envs_per_runner=8",
             "train_batch=3000", "minibatch=500", "epochs=4", "learning_rate=0.0005",
