@@ -22,7 +22,7 @@ from cli import train as train_cli
 from train.evaluate import evaluate
 from zolik_env.envs.zolik_common import make_rules
 
-# one worker runs the whole module, so the training run of the fixture is made once
+# one worker runs the whole module (with the session-scoped run below: made once)
 pytestmark = pytest.mark.xdist_group("rllib_train")
 
 ITERATIONS = 8
@@ -38,10 +38,12 @@ def _zolik_train(*args):
     return train_cli.main(list(args))
 
 
-@pytest.fixture(scope="module")
-def run_dir(local_ray, tmp_path_factory):
+@pytest.fixture(scope="session")
+def run_dir(tmp_path_factory):
     """One run in two sessions: the first stops after one iteration (its time budget),
-    the second resumes it to the end."""
+    the second resumes it to the end. Session-scoped, so it is made once even when the
+    worker interleaves other modules' tests; each session starts its own local Ray (all
+    CPUs: 2 on the CI machine) unless one is up."""
     root = tmp_path_factory.mktemp("rllib")
     sets = [x for s in [*SETTINGS, f"run_root={root}"] for x in ("--set", s)]
     assert _zolik_train("--backend", "rllib", *sets, "--minutes", "0.0001") == 0
