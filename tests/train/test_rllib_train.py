@@ -22,9 +22,6 @@ from cli import train as train_cli
 from train.evaluate import evaluate
 from zolik_env.envs.zolik_common import make_rules
 
-# one worker runs the whole module (with the session-scoped run below: made once)
-pytestmark = pytest.mark.xdist_group("rllib_train")
-
 ITERATIONS = 8
 SETTINGS = [f"iterations={ITERATIONS}", "env_runners=1", "envs_per_runner=8",
             "train_batch=3000", "minibatch=500", "epochs=4", "learning_rate=0.0005",
@@ -41,8 +38,8 @@ def _zolik_train(*args):
 @pytest.fixture(scope="session")
 def run_dir(tmp_path_factory):
     """One run in two sessions: the first stops after one iteration (its time budget),
-    the second resumes it to the end. Session-scoped, so it is made once even when the
-    worker interleaves other modules' tests; each session starts its own local Ray (all
+    the second resumes it to the end. Session-scoped: made once per test worker even when
+    the worker interleaves other modules' tests; each session starts its own local Ray (all
     CPUs: 2 on the CI machine) unless one is up."""
     root = tmp_path_factory.mktemp("rllib")
     sets = [x for s in [*SETTINGS, f"run_root={root}"] for x in ("--set", s)]
