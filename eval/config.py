@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import Field, field_validator, model_validator
 
-from eval.config_model import ConfigModel, StrTuple, build, read_values
+from eval.config_model import ConfigModel, StrTuple, build, one_of, read_values
 from zolik_env.rummy.options import PRESETS, RuleSet, preset
 from zolik_env.seeds import EVAL_SEED_START, TRAIN_SEED_LIMIT
 
@@ -88,6 +88,10 @@ class EvalConfig(ConfigModel):
     def num_workers(self) -> int:
         return self.workers or os.cpu_count() or 1
 
+    _preset = field_validator("preset")(one_of(PRESETS))
+    _rng_scope = field_validator("rng_scope")(one_of(RNG_SCOPES))
+    _backend = field_validator("backend")(one_of(BACKENDS))
+
     @field_validator("agents")
     @classmethod
     def _two_or_more(cls, agents: tuple[str, ...]) -> tuple[str, ...]:
@@ -95,33 +99,12 @@ class EvalConfig(ConfigModel):
             raise ValueError("need two or more agents")
         return agents
 
-    @field_validator("preset")
-    @classmethod
-    def _known_preset(cls, name: str) -> str:
-        if name not in PRESETS:
-            raise ValueError(f"choose from {', '.join(PRESETS)}")
-        return name
-
     @field_validator("players")
     @classmethod
     def _seats(cls, players: int) -> int:
         if not 2 <= players <= 4:
             raise ValueError("Žolík is played by 2 to 4")
         return players
-
-    @field_validator("rng_scope")
-    @classmethod
-    def _scope(cls, scope: str) -> str:
-        if scope not in RNG_SCOPES:
-            raise ValueError(f"choose from {', '.join(RNG_SCOPES)}")
-        return scope
-
-    @field_validator("backend")
-    @classmethod
-    def _backend(cls, backend: str) -> str:
-        if backend not in BACKENDS:
-            raise ValueError(f"choose from {', '.join(BACKENDS)}")
-        return backend
 
     @field_validator("seed_start")
     @classmethod

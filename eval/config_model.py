@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import pathlib
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Annotated, Any, TypeVar
 
 import yaml
@@ -65,6 +65,17 @@ class ConfigModel(BaseModel):
     def to_dict(self) -> dict[str, Any]:
         """Plain YAML-able values (tuples as lists)."""
         return plain_dict(self)
+
+
+def one_of(choices: Sequence[str]) -> Callable[[str], str]:
+    """A field validator (``field_validator("backend")(one_of(BACKENDS))``): the value must
+    be one of ``choices``; the error lists them."""
+    def check(value: str) -> str:
+        if value not in choices:
+            raise ValueError(f"choose from {', '.join(choices)}")
+        return value
+
+    return check
 
 
 def read_yaml(path: str | pathlib.Path) -> dict[str, Any]:

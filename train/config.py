@@ -21,6 +21,7 @@ from eval.config_model import (
     StrTuple,
     build,
     check_batch_fits,
+    one_of,
     parse_yaml,
     plain_dict,
     read_values,
@@ -56,12 +57,6 @@ def check_widths(widths: tuple[int, ...]) -> tuple[int, ...]:
     if any(width <= 0 for width in widths):
         raise ValueError("hidden layer widths must be positive")
     return widths
-
-
-def check_reward(reward: str) -> str:
-    if reward not in REWARD_MODES:
-        raise ValueError(f"choose from {', '.join(REWARD_MODES)}")
-    return reward
 
 
 def check_pool(pool: dict[str, float], self_kinds: tuple[str, ...]) -> dict[str, float]:
@@ -120,7 +115,7 @@ class SelfPlayConfig(ConfigModel):
     # exp_name is declared by each config (its default names the trainer)
     _exp_name = field_validator("exp_name", check_fields=False)(check_exp_name)
     _net_arch = field_validator("net_arch")(check_widths)
-    _reward = field_validator("reward")(check_reward)
+    _reward = field_validator("reward")(one_of(REWARD_MODES))
 
     def rules(self) -> RuleSet:
         return make_rules(self.preset, self.players, self.rule_options)

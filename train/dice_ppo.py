@@ -29,6 +29,7 @@ from eval.config_model import (
     IntTuple,
     build,
     check_batch_fits,
+    one_of,
     plain_dict,
     read_values,
 )
@@ -98,12 +99,7 @@ class DicePPOConfig(ConfigModel):
             fixed_order=self.fixed_order,
         )
 
-    @field_validator("lr_schedule")
-    @classmethod
-    def _schedule(cls, schedule: str) -> str:
-        if schedule not in LR_SCHEDULES:
-            raise ValueError(f"choose from {', '.join(LR_SCHEDULES)}")
-        return schedule
+    _lr_schedule = field_validator("lr_schedule")(one_of(LR_SCHEDULES))
 
     @field_validator("net_arch")
     @classmethod
