@@ -51,6 +51,7 @@ from agents.turn_plan import turn_input
 from zolik_env.envs.zolik_common import observation_space
 from zolik_env.rummy.cards import JOKER, NUM_KINDS
 from zolik_env.rummy.melds import hand_card_value
+from zolik_env.rummy.observe import critic_view_size
 from zolik_env.rummy.options import RuleSet
 
 FEATURE_SETS = ("", "hand", "hand+cards")
@@ -107,6 +108,18 @@ def augmented_space(rules: RuleSet, name: str) -> gymnasium.spaces.Box:
     return gymnasium.spaces.Box(np.concatenate([base.low, np.full(extra, info.min, np.int16)]),
                                 np.concatenate([base.high, np.full(extra, info.max, np.int16)]),
                                 (base.shape[0] + extra,), np.int16)
+
+
+def training_space(rules: RuleSet, features: str, critic: bool) -> gymnasium.spaces.Box:
+    """The learner's observation space: the env's, the ``features`` appended, then the
+    critic view (``zolik_env.rummy.observe.critic_view``) with ``critic``."""
+    space = augmented_space(rules, features)
+    if not critic:
+        return space
+    extra = critic_view_size(rules)
+    return gymnasium.spaces.Box(np.concatenate([space.low, np.zeros(extra, np.int16)]),
+                                np.concatenate([space.high, np.full(extra, 127, np.int16)]),
+                                (space.shape[0] + extra,), np.int16)
 
 
 def augment(obs: np.ndarray, rules: RuleSet, name: str,

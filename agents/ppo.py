@@ -65,17 +65,26 @@ def obs_scale(rules: RuleSet, features: str = "") -> np.ndarray:
 
 class ScaledObs(BaseFeaturesExtractor):
     """Features extractor: ``clip(obs * scale, -5, 5)``; ``scale`` is saved with the net,
-    and so is ``features``, the name of the feature set the observation carries."""
+    and so is ``features``, the name of the feature set the observation carries.
+
+    ``critic_extra`` > 0: the last ``critic_extra`` of the ``scale`` entries are the
+    critic view (``zolik_env.rummy.observe.critic_view``), which only a training critic
+    is given (``agents.ppo_net.SplitMlpExtractor`` keeps the actor off it); observations
+    without it (a player's) are scaled by the leading entries.
+    """
 
     def __init__(self, observation_space: spaces.Box, scale: list[float],
-                 features: str = "", feature_version: int = UNRECORDED_VERSION) -> None:
+                 features: str = "", feature_version: int = UNRECORDED_VERSION,
+                 critic_extra: int = 0) -> None:
         super().__init__(observation_space, features_dim=len(scale))
         self.features = check_features(features)
         self.feature_version = int(feature_version)  # of agents.hand_features at training
+        self.critic_extra = int(critic_extra)
         self.register_buffer("scale", torch.tensor(scale, dtype=torch.float32))
 
     def forward(self, observations: torch.Tensor) -> torch.Tensor:
-        return torch.clamp(observations.float() * self.scale, -CLIP, CLIP)
+        x = observations.float()
+        return torch.clamp(x * self.scale[:x.shape[1]], -CLIP, CLIP)
 
 
 def rules_meta(rules: RuleSet) -> dict[str, Any]:
@@ -137,7 +146,7 @@ def check_sizes(zip_path: Path, model: Any, rules: RuleSet) -> None:
     """Raise ``ValueError`` unless the model's observation and action sizes fit ``rules``."""
     from zolik_env.rummy.actions import NUM_ACTIONS
 
-    extra = feature_size(features_of(model.policy))
+    extra = feature_size(features_of(model.policy)) + critic_extra_of(model.policy)
     want = (sum(int(np.prod(shape)) for _, shape in obs_layout(rules)) + extra, NUM_ACTIONS)
     got = (int(np.prod(model.observation_space.shape)), int(model.action_space.n))
     if got != want:
@@ -149,6 +158,12 @@ def check_sizes(zip_path: Path, model: Any, rules: RuleSet) -> None:
 def features_of(policy: Any) -> str:
     """The feature set a policy network's observations carry (``""``: none)."""
     return str(getattr(policy.pi_features_extractor, "features", ""))
+
+
+def critic_extra_of(policy: Any) -> int:
+    """Entries of critic view a policy network's training observations end with (0: its
+    critic sees what the actor sees)."""
+    return int(getattr(policy.pi_features_extractor, "critic_extra", 0))
 
 
 def feature_version_of(policy: Any) -> int:

@@ -34,6 +34,7 @@ import numpy as np
 import torch
 from sb3_contrib.common.maskable.distributions import MaskableDistribution
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+from stable_baselines3.common.torch_layers import MlpExtractor
 
 from agents.hand_features import HAND_FEATURES, PLAN_RUNS, PLAN_SETS, SCALARS
 from zolik_env.rummy import actions as A
@@ -103,9 +104,35 @@ class PlanPrior(torch.nn.Module):
 assert NUM_SUITS * NUM_RANKS == NUM_NATURALS and JOKER == NUM_KINDS - 1
 
 
+class SplitMlpExtractor(torch.nn.Module):
+    """SB3's ``MlpExtractor`` for a privileged critic: the value MLP reads every feature,
+    the policy MLP only the first ``actor_dim`` (the critic view that ends the features
+    never reaches the actor, so the moves cannot depend on hidden cards)."""
+
+    def __init__(self, features_dim: int, critic_extra: int, net_arch: Any,
+                 activation_fn: type[torch.nn.Module], device: Any) -> None:
+        super().__init__()
+        self.actor_dim = features_dim - critic_extra
+        actor = MlpExtractor(self.actor_dim, net_arch, activation_fn, device)
+        critic = MlpExtractor(features_dim, net_arch, activation_fn, device)
+        self.policy_net, self.value_net = actor.policy_net, critic.value_net
+        self.latent_dim_pi, self.latent_dim_vf = actor.latent_dim_pi, critic.latent_dim_vf
+
+    def forward(self, features: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        return self.forward_actor(features), self.forward_critic(features)
+
+    def forward_actor(self, features: torch.Tensor) -> torch.Tensor:
+        return self.policy_net(features[:, :self.actor_dim])
+
+    def forward_critic(self, features: torch.Tensor) -> torch.Tensor:
+        return self.value_net(features)
+
+
 class LeanMaskablePolicy(MaskableActorCriticPolicy):
     """``MaskableActorCriticPolicy`` whose rollout and update passes use
-    ``masked_log_softmax``, with an optional plan prior (see the module docstring)."""
+    ``masked_log_softmax``, with an optional plan prior (see the module docstring) and
+    an optional privileged critic (``ScaledObs.critic_extra`` > 0: the observations end
+    with a critic view that only the value MLP reads, ``SplitMlpExtractor``)."""
 
     def __init__(self, *args: Any, plan_prior: bool = False, **kwargs: Any) -> None:
         self.use_plan_prior = plan_prior
@@ -119,6 +146,17 @@ class LeanMaskablePolicy(MaskableActorCriticPolicy):
             self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1),
                                                   **self.optimizer_kwargs)
 
+    @property
+    def critic_extra(self) -> int:
+        return int(getattr(self.features_extractor, "critic_extra", 0))
+
+    def _build_mlp_extractor(self) -> None:
+        if not self.critic_extra:
+            super()._build_mlp_extractor()
+            return
+        self.mlp_extractor = SplitMlpExtractor(self.features_dim, self.critic_extra,
+                                               self.net_arch, self.activation_fn, self.device)
+
     def _get_constructor_parameters(self) -> dict[str, Any]:
         data = super()._get_constructor_parameters()
         data["plan_prior"] = self.use_plan_prior
@@ -130,9 +168,12 @@ class LeanMaskablePolicy(MaskableActorCriticPolicy):
         return self._logits(self.mlp_extractor.forward_actor(features), features)
 
     def _logits(self, latent_pi: torch.Tensor, features: torch.Tensor) -> torch.Tensor:
+        """The action logits from the actor's latent and the features (a critic view at
+        their end is cut off before the plan prior reads them)."""
         logits = self.action_net(latent_pi)
         if self.use_plan_prior:
-            logits = logits + self.plan_prior(features)
+            actor_width = self.features_dim - self.critic_extra
+            logits = logits + self.plan_prior(features[:, :actor_width])
         return logits
 
     def get_distribution(self, obs: torch.Tensor,

@@ -18,10 +18,11 @@ from typing import Any
 import torch
 from gymnasium import spaces
 
-from agents.hand_features import FEATURE_VERSION, UNRECORDED_VERSION, augmented_space
+from agents.hand_features import FEATURE_VERSION, UNRECORDED_VERSION, training_space
 from agents.ppo import (
     PPOPolicy,
     ScaledObs,
+    critic_extra_of,
     feature_version_of,
     features_of,
     obs_scale,
@@ -52,18 +53,21 @@ def card(name: str) -> dict[str, Any]:
 
 
 def network(net_arch: list[int], rules: RuleSet, features: str = "",
-            plan_prior: bool = False,
-            feature_version: int = FEATURE_VERSION) -> LeanMaskablePolicy:
+            plan_prior: bool = False, feature_version: int = FEATURE_VERSION,
+            critic_extra: int = 0) -> LeanMaskablePolicy:
     """An untrained actor-critic of the trainer's shape for ``rules`` (observations with
-    the ``features`` of ``agents.hand_features`` appended; ``plan_prior``: see
-    ``agents.ppo_net``)."""
-    return LeanMaskablePolicy(augmented_space(rules, features), spaces.Discrete(NUM_ACTIONS),
+    the ``features`` of ``agents.hand_features`` appended; ``plan_prior`` and a
+    privileged critic of ``critic_extra`` entries: see ``agents.ppo_net``)."""
+    space = training_space(rules, features, critic_extra > 0)
+    return LeanMaskablePolicy(space, spaces.Discrete(NUM_ACTIONS),
                               lambda _: 0.0, net_arch=list(net_arch), plan_prior=plan_prior,
                               features_extractor_class=ScaledObs,
                               features_extractor_kwargs={
-                                  "scale": obs_scale(rules, features).tolist(),
+                                  "scale": obs_scale(rules, features).tolist()
+                                  + [1.0] * critic_extra,
                                   "features": features,
-                                  "feature_version": feature_version})
+                                  "feature_version": feature_version,
+                                  "critic_extra": critic_extra})
 
 
 def pack(policy: Any, rules: RuleSet) -> dict[str, Any]:
@@ -75,6 +79,7 @@ def pack(policy: Any, rules: RuleSet) -> dict[str, Any]:
     return {"format": FORMAT, "net_arch": net_arch, "rules": rules_meta(rules),
             "obs_features": features_of(policy),
             "feature_version": feature_version_of(policy),
+            "critic_extra": critic_extra_of(policy),
             "plan_prior": bool(getattr(policy, "use_plan_prior", False)), "state_dict": weights}
 
 
@@ -88,7 +93,8 @@ def unpack(saved: dict[str, Any], rules: RuleSet, name: str) -> LeanMaskablePoli
         raise ValueError(f"pretrained bot {name!r} plays other rules ({detail})")
     net = network(saved["net_arch"], rules, str(saved.get("obs_features", "")),
                   bool(saved.get("plan_prior", False)),
-                  int(saved.get("feature_version", UNRECORDED_VERSION)))
+                  int(saved.get("feature_version", UNRECORDED_VERSION)),
+                  int(saved.get("critic_extra", 0)))
     net.load_state_dict({k: v.float() if v.is_floating_point() else v
                          for k, v in saved["state_dict"].items()})
     net.optimizer = None  # a player needs no Adam state

@@ -136,6 +136,11 @@ class PPOConfig(SelfPlayConfig):
     """With hand features (``hand``, ``hand+cards``): moves that follow the hand's plan get
     a learned bonus on their logits (``agents.ppo_net.PlanPrior``); false: the plain
     action layer."""
+    privileged_critic: bool = False
+    """The value network also sees the learner's critic view (the other hands and the
+    next stock cards, ``zolik_env.rummy.observe.critic_view``) in training, so its
+    baseline does not have to average over the hidden cards; the policy never sees them
+    (``agents.ppo_net.SplitMlpExtractor``) and plays from the plain observation."""
     seed: int = 1
     """Seeds the deals, the seats, the pool's draws, the network and PPO's sampling."""
     total_steps: int = Field(5_000_000, gt=0)

@@ -27,11 +27,12 @@ from typing import Any
 import numpy as np
 
 from agents.hand_features import FEATURE_VERSION, augment, feature_size
+from agents.ppo import critic_extra_of
 from agents.registry import make_agent
 from train.config import TEACHERS
 from zolik_env.envs.zolik_common import shape_rewards
 from zolik_env.rummy import actions, game
-from zolik_env.rummy.observe import observe
+from zolik_env.rummy.observe import critic_view, observe
 from zolik_env.rummy.options import RuleSet, rule_options_of
 from zolik_env.seeds import TRAIN_SEED_LIMIT
 
@@ -46,6 +47,7 @@ class TeacherData:
     mask: np.ndarray  # uint8 (N, ceil(A / 8)) legal moves, np.packbits along axis 1
     action: np.ndarray  # int16 (N,) the teacher's move
     ret: np.ndarray  # float32 (N,) discounted return of the acting seat
+    critic: np.ndarray  # int16 (N, C) the acting seat's critic view (hidden facts), or (N, 0)
 
     def __len__(self) -> int:
         return len(self.action)
@@ -53,6 +55,15 @@ class TeacherData:
     def legal(self, rows: np.ndarray) -> np.ndarray:
         """bool (len(rows), NUM_ACTIONS): the legal moves of those samples."""
         return np.unpackbits(self.mask[rows], axis=1, count=actions.NUM_ACTIONS).astype(bool)
+
+    def inputs(self, rows: np.ndarray, critic: bool) -> np.ndarray:
+        """The network inputs of those samples: observations, with the critic view
+        appended when the network has a privileged critic."""
+        if not critic:
+            return self.obs[rows]
+        if self.critic.shape[1] == 0:
+            raise ValueError("the teacher data has no critic view: collect it again")
+        return np.concatenate([self.obs[rows], self.critic[rows]], axis=1)
 
 
 def _returns(seats: np.ndarray, reward: np.ndarray, gamma: float) -> np.ndarray:
@@ -69,20 +80,20 @@ class _Deals:
     """Per-row buffers of the deals in play: the samples of each row's current deal."""
 
     def __init__(self, rows: int) -> None:
-        self.rows: list[list[tuple[np.ndarray, np.ndarray, int, int]]] = [[] for _ in range(rows)]
+        self.rows: list[list[tuple[Any, ...]]] = [[] for _ in range(rows)]
 
     def record(self, obs: np.ndarray, mask: np.ndarray, action: np.ndarray,
-               seat: np.ndarray) -> None:
+               seat: np.ndarray, critic: np.ndarray) -> None:
         packed = np.packbits(mask, axis=1)
         for b, row in enumerate(self.rows):
-            row.append((obs[b], packed[b], int(action[b]), int(seat[b])))
+            row.append((obs[b], packed[b], int(action[b]), int(seat[b]), critic[b]))
 
     def finish(self, b: int, reward: np.ndarray, gamma: float) -> list[tuple[Any, ...]]:
         """The samples of row ``b``'s finished deal, with returns; the row starts afresh."""
         samples, self.rows[b] = self.rows[b], []
         seats = np.array([s[3] for s in samples])
         ret = _returns(seats, reward, gamma)
-        return [(o, m, a, r) for (o, m, a, _), r in zip(samples, ret, strict=True)]
+        return [(o, m, a, r, c) for (o, m, a, _, c), r in zip(samples, ret, strict=True)]
 
 
 def collect(rules: RuleSet, teacher: str = "planner", decisions: int = 100_000, seed: int = 0,
@@ -113,7 +124,8 @@ def collect(rules: RuleSet, teacher: str = "planner", decisions: int = 100_000, 
         obs = observe(rules, state, state.current)
         mask = game.legal_action_mask(rules, state)
         action = np.asarray(policy.act_batch(obs, mask, rng), np.int64)
-        deals.record(obs, mask, action, state.current)
+        deals.record(obs, mask, action, state.current,
+                     critic_view(rules, state, state.current))
         if driver is not None:
             action = np.asarray(driver.act_batch(obs, mask, driver_rng), np.int64)
         state = game.step(rules, state, action)[0]
@@ -131,7 +143,8 @@ def collect(rules: RuleSet, teacher: str = "planner", decisions: int = 100_000, 
     bar.close()
     return TeacherData(obs=np.stack([s[0] for s in out]), mask=np.stack([s[1] for s in out]),
                        action=np.array([s[2] for s in out], np.int16),
-                       ret=np.array([s[3] for s in out], np.float32))
+                       ret=np.array([s[3] for s in out], np.float32),
+                       critic=np.stack([s[4] for s in out]))
 
 
 def with_features(data: TeacherData, rules: RuleSet, features: str,
@@ -181,17 +194,18 @@ def cache_path(cache_dir: str | pathlib.Path, rules: RuleSet, **params: Any) -> 
 
 def load_or_collect(cache_dir: str | pathlib.Path, rules: RuleSet, teacher: str,
                     decisions: int, seed: int, gamma: float, reward: str,
-                    progress: bool = False, features: str = "") -> TeacherData:
+                    progress: bool = False, features: str = "",
+                    critic: bool = False) -> TeacherData:
     """The dataset from ``cache_dir`` if it was made before, else collected and saved
     (atomically: a kill mid-write leaves no partial file under the final name). With
     ``features``, the observations come with them (``with_features``), cached beside the
-    dataset in ``NAME.FEATURES-vN.npz`` (N: ``agents.hand_features.FEATURE_VERSION``)."""
+    dataset in ``NAME.FEATURES-vN.npz`` (N: ``agents.hand_features.FEATURE_VERSION``).
+    ``critic``: the data must hold the critic views (a cache file written before they
+    were recorded is collected again)."""
     path = cache_path(cache_dir, rules, teacher=teacher, decisions=decisions, seed=seed,
                       gamma=gamma, reward=reward)
-    if path.exists():
-        with np.load(path) as z:
-            data = TeacherData(**{f.name: z[f.name] for f in dataclasses.fields(TeacherData)})
-    else:
+    data = _read_cache(path) if path.exists() else None
+    if data is None or (critic and data.critic.shape[1] == 0):
         data = collect(rules, teacher, decisions, seed, gamma, reward, progress=progress)
         _save(path, dataclasses.asdict(data))
     if not feature_size(features):
@@ -204,6 +218,14 @@ def load_or_collect(cache_dir: str | pathlib.Path, rules: RuleSet, teacher: str,
         extra = with_features(data, rules, features, progress).obs[:, data.obs.shape[1]:]
         _save(extra_path, {"features": extra})
     return dataclasses.replace(data, obs=np.concatenate([data.obs, extra], axis=1))
+
+
+def _read_cache(path: pathlib.Path) -> TeacherData:
+    """A cached dataset; files from before critic views were recorded have none."""
+    with np.load(path) as z:
+        arrays = {name: z[name] for name in z.files}
+    arrays.setdefault("critic", np.zeros((len(arrays["action"]), 0), np.int16))
+    return TeacherData(**{f.name: arrays[f.name] for f in dataclasses.fields(TeacherData)})
 
 
 def _save(path: pathlib.Path, arrays: dict[str, np.ndarray]) -> None:
@@ -268,7 +290,7 @@ def clone(policy: Any, data: TeacherData, epochs: int = 3, batch_size: int = 512
 def _evaluate(policy: Any, data: TeacherData, rows: np.ndarray) -> tuple[Any, Any, Any]:
     import torch
 
-    obs = torch.as_tensor(data.obs[rows])
+    obs = torch.as_tensor(data.inputs(rows, critic_extra_of(policy) > 0))
     acts = torch.as_tensor(data.action[rows].astype(np.int64))
     values, log_prob, entropy = policy.evaluate_actions(obs, acts,
                                                         action_masks=data.legal(rows))
@@ -284,7 +306,7 @@ def _held_out(policy: Any, data: TeacherData, rows: np.ndarray) -> tuple[float, 
     hits, errors = 0, 0.0
     with torch.inference_mode():
         for part in np.array_split(rows, max(1, rows.size // 1024)):
-            obs = torch.as_tensor(data.obs[part])
+            obs = torch.as_tensor(data.inputs(part, critic_extra_of(policy) > 0))
             dist = policy.get_distribution(obs, action_masks=data.legal(part))
             best = dist.distribution.probs.argmax(1).numpy()
             hits += int((best == data.action[part]).sum())

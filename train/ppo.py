@@ -34,6 +34,7 @@ from train import resume_state
 from train.config import PPOConfig, make_config, to_dict
 from train.runlog import checkpoints, newest_intact, sigterm_interrupts, step_of, truncate_csv
 from train.selfplay import OpponentPool, PoolVecEnv
+from zolik_env.rummy.observe import critic_view_size
 
 
 @dataclasses.dataclass
@@ -65,6 +66,7 @@ def read_config(run_dir: pathlib.Path) -> PPOConfig:
     if isinstance(raw, dict):
         raw.setdefault("obs_features", "")  # run dirs from before hand features had none
         raw.setdefault("plan_prior", False)
+        raw.setdefault("privileged_critic", False)  # nor a privileged critic
     return make_config(raw, str(run_dir / "config.yaml"))
 
 
@@ -90,12 +92,14 @@ def save_checkpoint(model: Any, cfg: PPOConfig, path: pathlib.Path,
 def _new_model(cfg: PPOConfig, env: Any) -> Any:
     from sb3_contrib import MaskablePPO
 
-    scale = obs_scale(cfg.rules(), cfg.obs_features).tolist()
+    critic_extra = critic_view_size(cfg.rules()) if cfg.privileged_critic else 0
+    scale = obs_scale(cfg.rules(), cfg.obs_features).tolist() + [1.0] * critic_extra
     policy_kwargs = {"net_arch": list(cfg.net_arch), "features_extractor_class": ScaledObs,
                      "plan_prior": cfg.plan_prior,
                      "features_extractor_kwargs": {"scale": scale,
                                                    "features": cfg.obs_features,
-                                                   "feature_version": FEATURE_VERSION}}
+                                                   "feature_version": FEATURE_VERSION,
+                                                   "critic_extra": critic_extra}}
     return MaskablePPO(
         LeanMaskablePolicy, env, learning_rate=cfg.learning_rate, n_steps=cfg.n_steps,
         batch_size=cfg.batch_size, n_epochs=cfg.n_epochs, gamma=cfg.gamma,
@@ -117,7 +121,7 @@ def build(cfg: PPOConfig, run_dir: pathlib.Path) -> tuple[Any, PoolVecEnv, Oppon
         if step_of(snap) <= step:
             pool.add_snapshot(snap)
     raw = PoolVecEnv(cfg.num_envs, cfg.rules(), pool, cfg.reward, seed, cfg.shaping, cfg.gamma,
-                     cfg.obs_features)
+                     cfg.obs_features, cfg.privileged_critic)
     env = VecMonitor(raw)
     if model is not None:
         model.set_env(env)
@@ -156,7 +160,8 @@ def warm_start(model: Any, cfg: PPOConfig, run_dir: pathlib.Path) -> None:
 
     data = load_or_collect(pathlib.Path(cfg.run_root) / "teacher_cache", cfg.rules(),
                            cfg.teacher, cfg.teacher_decisions, cfg.seed, cfg.gamma, cfg.reward,
-                           progress=cfg.progress, features=cfg.obs_features)
+                           progress=cfg.progress, features=cfg.obs_features,
+                           critic=cfg.privileged_critic)
     report = clone(model.policy, data, epochs=cfg.teacher_epochs,
                    learning_rate=cfg.teacher_learning_rate, seed=cfg.seed, progress=cfg.progress)
     summary: dict[str, Any] = {"teacher": cfg.teacher, **dataclasses.asdict(report)}

@@ -27,6 +27,12 @@ discounted sum over a deal telescopes to 0 (the potential is 0 at both ends), so
 best policy for the shaped rewards is the best one for the deal scores, while laying
 cards down is credited when it happens. ``infos`` of an ended deal carry
 ``deal_reward``, the unshaped reward.
+
+**Privileged critic** (``critic=True``): every observation ends with the learner's
+``critic_view`` (the other hands and the next stock cards, ``zolik_env.rummy.observe``),
+for a value network that judges a position by the cards that will decide it. Only
+``agents.ppo_net.SplitMlpExtractor``'s value MLP reads those entries; the actor, and so
+every checkpoint played as ``ppo:PATH``, sees the observation without them.
 """
 
 from __future__ import annotations
@@ -37,7 +43,7 @@ import gymnasium
 import numpy as np
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvStepReturn
 
-from agents.hand_features import augment, augmented_space, check_features
+from agents.hand_features import augment, check_features, training_space
 from train.vec_base import BatchedVecEnv
 from zolik_env.envs.zolik_common import (
     SCORE_SCALE,
@@ -50,7 +56,7 @@ from zolik_env.envs.zolik_common import (
 )
 from zolik_env.rng import splitmix64
 from zolik_env.rummy import actions, game, options
-from zolik_env.rummy.observe import observe
+from zolik_env.rummy.observe import critic_view, observe
 from zolik_env.rummy.state import State
 
 
@@ -96,10 +102,11 @@ class ZolikVecEnv(BatchedVecEnv):
                  rule_options: dict[str, Any] | None = None, reward: str = "score",
                  seed: int = 0, hook: OpponentHook | None = None,
                  seed_limit: int | None = None, shaping: float = 0.0,
-                 gamma: float = 1.0, features: str = "") -> None:
+                 gamma: float = 1.0, features: str = "", critic: bool = False) -> None:
         """``hook`` replaces ``opponents`` (pass one of them); ``seed_limit`` bounds the
         deal seeds; ``shaping`` and ``gamma``: see the module docstring; ``features``
-        (``agents.hand_features``) are appended to the learner's observations."""
+        (``agents.hand_features``) are appended to the learner's observations, and then,
+        with ``critic``, the learner's critic view (see the module docstring)."""
         self.rules = make_rules(rules, num_players, rule_options)
         self.features = check_features(features)
         self.reward_mode = check_reward_mode(reward)
@@ -112,7 +119,8 @@ class ZolikVecEnv(BatchedVecEnv):
                              f"{gamma}")
         self.shaping, self.gamma = float(shaping), float(gamma)
         self.render_mode = None
-        super().__init__(num_envs, augmented_space(self.rules, self.features),
+        self.critic = bool(critic)
+        super().__init__(num_envs, training_space(self.rules, self.features, self.critic),
                          gymnasium.spaces.Discrete(actions.NUM_ACTIONS))
         self._actions = np.zeros(num_envs, np.int64)
         self.num_decisions = 0  # learner and opponent moves played so far (for benchmarks)
@@ -182,8 +190,12 @@ class ZolikVecEnv(BatchedVecEnv):
         return self._observe(self.state, self.learner)
 
     def _observe(self, state: State, seats: np.ndarray) -> np.ndarray:
-        """The observations of ``seats`` (one per deal of ``state``), with the features."""
-        return augment(observe(self.rules, state, seats), self.rules, self.features)
+        """The observations of ``seats`` (one per deal of ``state``), with the features
+        and, with ``critic``, the critic view."""
+        obs = augment(observe(self.rules, state, seats), self.rules, self.features)
+        if not self.critic:
+            return obs
+        return np.concatenate([obs, critic_view(self.rules, state, seats)], axis=1)
 
     def _check(self, a: np.ndarray) -> None:
         mask = self.action_masks()

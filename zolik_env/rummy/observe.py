@@ -213,3 +213,33 @@ def observe(rules: RuleSet, state: State, seat: np.ndarray | int,
     # per-call overhead is most of the cost)
     out = np.empty((b, size), np.int16)
     return np.concatenate([parts[name] for name in names], axis=1, out=out)
+
+
+STOCK_LOOKAHEAD = 8  # top stock cards the critic view counts
+
+
+def critic_view_size(rules: RuleSet) -> int:
+    """Entries of ``critic_view``: the other hands, then the next stock cards by kind."""
+    return rules.num_players * NUM_KINDS
+
+
+def critic_view(rules: RuleSet, state: State, seat: np.ndarray | int) -> np.ndarray:
+    """int16 (B, critic_view_size): hidden facts for a training critic, never an actor.
+
+    The hands of the other seats in turn order after ``seat`` ((P - 1) x 53 counts), then
+    the kinds of the next ``STOCK_LOOKAHEAD`` cards of the stock (53 counts): what decides
+    a deal beyond what ``seat`` sees, in the count form the observation uses. A critic
+    that sees them predicts the deal's outcome with less noise than one that must average
+    over the hidden cards (asymmetric actor-critic); the policy's moves must never
+    depend on them.
+    """
+    b, p = state.batch_size, rules.num_players
+    seat = np.asarray(seat)
+    if seat.ndim == 0:
+        seat = np.full(b, seat)
+    rows = np.arange(b)[:, None]
+    others = state.hands[rows, _SEAT_ORDER[p - 1, seat, 1:p]].reshape(b, -1)
+    depth = state.stock_len[:, None] - 1 - np.arange(STOCK_LOOKAHEAD)  # the top first
+    cards = np.where(depth >= 0, state.stock[rows, np.maximum(depth, 0)], -1)
+    upcoming = (cards[:, :, None] == _KINDS).sum(1)
+    return np.concatenate([others, upcoming], axis=1).astype(np.int16)
