@@ -272,6 +272,7 @@ for _kind, _load, _file, _key, _value, _shown in (
         ("ppo", _ppo, "my.yaml", "gamma", 5.0, "5.0"),
         ("ppo", _ppo, "my.yaml", "clip_range", -1.0, "-1.0"),
         ("ppo", _ppo, "my.yaml", "net_arch", [0], "[0]"),
+        ("ppo", _ppo, "my.yaml", "privileged_critic", "yes", "'yes'"),
         ("ppo", _ppo, "my.yaml", "batch_size", 100_000, "100000"),
         ("ppo", _ppo, "my.yaml", "exp_name", "../../x", "'../../x'"),
         ("ppo", _ppo, "my.yaml", "total_steps", -5, "-5"),

@@ -141,6 +141,11 @@ class PPOConfig(SelfPlayConfig):
     next stock cards, ``zolik_env.rummy.observe.critic_view``) in training, so its
     baseline does not have to average over the hidden cards; the policy never sees them
     (``agents.ppo_net.SplitMlpExtractor``) and plays from the plain observation."""
+    duplicate_reference: str = ""
+    """An agent (``planner``, ``greedy``, any agent spec) that plays every training deal
+    once more in the learner's seat, against the same opponents; the learner is rewarded
+    by its score minus the reference's on the same cards (``train.zolik_vec``), which
+    cancels most of the luck of the deal; ``""``: the plain reward."""
     seed: int = 1
     """Seeds the deals, the seats, the pool's draws, the network and PPO's sampling."""
     total_steps: int = Field(5_000_000, gt=0)
@@ -203,6 +208,14 @@ class PPOConfig(SelfPlayConfig):
     def _feature_set(cls, features: str) -> str:
         check_features(features)
         return features
+
+    @field_validator("duplicate_reference")
+    @classmethod
+    def _reference(cls, name: str) -> str:
+        if name and not is_agent_spec(name):
+            raise ValueError(f"choose from {BASELINES}, an agent spec ({', '.join(SPEC_FORMS)}) "
+                             f"or \"\" for none")
+        return name
 
     @field_validator("teacher")
     @classmethod

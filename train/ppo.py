@@ -30,6 +30,7 @@ import yaml
 from agents.hand_features import FEATURE_VERSION
 from agents.ppo import ScaledObs, obs_scale, write_meta
 from agents.ppo_net import LeanMaskablePolicy
+from agents.registry import make_agent
 from train import resume_state
 from train.config import PPOConfig, make_config, to_dict
 from train.runlog import checkpoints, newest_intact, sigterm_interrupts, step_of, truncate_csv
@@ -67,6 +68,7 @@ def read_config(run_dir: pathlib.Path) -> PPOConfig:
         raw.setdefault("obs_features", "")  # run dirs from before hand features had none
         raw.setdefault("plan_prior", False)
         raw.setdefault("privileged_critic", False)  # nor a privileged critic
+        raw.setdefault("duplicate_reference", "")  # nor a duplicate reference
     return make_config(raw, str(run_dir / "config.yaml"))
 
 
@@ -120,8 +122,10 @@ def build(cfg: PPOConfig, run_dir: pathlib.Path) -> tuple[Any, PoolVecEnv, Oppon
     for snap in checkpoints(run_dir / "pool"):
         if step_of(snap) <= step:
             pool.add_snapshot(snap)
+    reference = (make_agent(cfg.duplicate_reference, cfg.rules()) if cfg.duplicate_reference
+                 else None)
     raw = PoolVecEnv(cfg.num_envs, cfg.rules(), pool, cfg.reward, seed, cfg.shaping, cfg.gamma,
-                     cfg.obs_features, cfg.privileged_critic)
+                     cfg.obs_features, cfg.privileged_critic, reference)
     env = VecMonitor(raw)
     if model is not None:
         model.set_env(env)

@@ -176,12 +176,14 @@ class PoolVecEnv(ZolikVecEnv):
 
     def __init__(self, num_envs: int, rules: RuleSet, pool: OpponentPool,
                  reward: str = "score", seed: int = 0, shaping: float = 0.0,
-                 gamma: float = 1.0, features: str = "", critic: bool = False) -> None:
+                 gamma: float = 1.0, features: str = "", critic: bool = False,
+                 reference: Any = None) -> None:
         self.pool = pool
         self.seconds = 0.0  # spent in step_wait (core, masks, observations, opponents)
         super().__init__(num_envs, rules=rules, reward=reward, seed=seed,
                          hook=PoolOpponents(num_envs, rules, pool), seed_limit=TRAIN_SEED_LIMIT,
-                         shaping=shaping, gamma=gamma, features=features, critic=critic)
+                         shaping=shaping, gamma=gamma, features=features, critic=critic,
+                         reference=reference)
 
     def step_wait(self) -> Any:
         start = time.perf_counter()

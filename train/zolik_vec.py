@@ -33,6 +33,15 @@ cards down is credited when it happens. ``infos`` of an ended deal carry
 for a value network that judges a position by the cards that will decide it. Only
 ``agents.ppo_net.SplitMlpExtractor``'s value MLP reads those entries; the actor, and so
 every checkpoint played as ``ppo:PATH``, sees the observation without them.
+
+**Duplicate reference** (``reference``, a Policy such as the planner): when a deal
+starts, a copy of it is played to its end with the reference in the learner's seat and
+the row's opponents in the others, and the learner's deal reward is its own minus the
+reference's on that deal (``infos["reference_reward"]``). The cards that luck dealt
+both count the same for both, so most of the deal-to-deal noise cancels, as in the
+duplicate deals of the evaluation. The reference's result does not depend on the
+learner's moves, so it is a baseline: the expected policy gradient, and so the best
+policy, stay those of the plain reward.
 """
 
 from __future__ import annotations
@@ -102,11 +111,14 @@ class ZolikVecEnv(BatchedVecEnv):
                  rule_options: dict[str, Any] | None = None, reward: str = "score",
                  seed: int = 0, hook: OpponentHook | None = None,
                  seed_limit: int | None = None, shaping: float = 0.0,
-                 gamma: float = 1.0, features: str = "", critic: bool = False) -> None:
+                 gamma: float = 1.0, features: str = "", critic: bool = False,
+                 reference: Any = None) -> None:
         """``hook`` replaces ``opponents`` (pass one of them); ``seed_limit`` bounds the
         deal seeds; ``shaping`` and ``gamma``: see the module docstring; ``features``
         (``agents.hand_features``) are appended to the learner's observations, and then,
-        with ``critic``, the learner's critic view (see the module docstring)."""
+        with ``critic``, the learner's critic view; ``reference`` (a Policy) plays each
+        deal once more in the learner's seat, and the learner's reward is its own minus
+        the reference's (see the module docstring)."""
         self.rules = make_rules(rules, num_players, rule_options)
         self.features = check_features(features)
         self.reward_mode = check_reward_mode(reward)
@@ -120,6 +132,7 @@ class ZolikVecEnv(BatchedVecEnv):
         self.shaping, self.gamma = float(shaping), float(gamma)
         self.render_mode = None
         self.critic = bool(critic)
+        self.reference = reference
         super().__init__(num_envs, training_space(self.rules, self.features, self.critic),
                          gymnasium.spaces.Discrete(actions.NUM_ACTIONS))
         self._actions = np.zeros(num_envs, np.int64)
@@ -133,6 +146,7 @@ class ZolikVecEnv(BatchedVecEnv):
         self.learner = np.zeros(self.num_envs, np.int64)
         self._start_points = np.zeros(self.num_envs, np.float64)
         self._potential = np.zeros(self.num_envs, np.float64)
+        self._reference_reward = np.zeros(self.num_envs, np.float64)
         self.state = game.init(self.rules, np.zeros(self.num_envs, np.int64))
         self._new_deals(np.arange(self.num_envs))
         self._fresh = True  # the first reset() returns these deals
@@ -147,6 +161,8 @@ class ZolikVecEnv(BatchedVecEnv):
             self.learner[rows] = seats.astype(np.int64)
             self.hook.new_deals(rows)
             self.state = game.reset_where(self.rules, self.state, rows, self._deal_seeds(key))
+            if self.reference is not None:
+                self._reference_reward[rows] = self._play_reference(rows)
             self.state, moves = self._advance(self.state)
             self.num_decisions += moves
             started = rows[~self.state.done[rows]]
@@ -154,6 +170,37 @@ class ZolikVecEnv(BatchedVecEnv):
             self._potential[started] = 0.0
             rows = np.flatnonzero(self.state.done)  # ended before the learner moved: redeal
         self._mask: np.ndarray | None = None
+
+    def _play_reference(self, rows: np.ndarray) -> np.ndarray:
+        """float64 (r,): the learner-seat reward of the fresh deals of ``rows`` played to
+        their end with ``reference`` in the learner's seat and each row's opponents in
+        the others (the duplicate deal the learner's own result is measured against)."""
+        n, learner = self.rules.num_players, self.learner[rows]
+
+        def moves(sub: State, index: np.ndarray, seat: np.ndarray) -> np.ndarray:
+            out = np.zeros(sub.batch_size, np.int64)
+            mine = seat == learner[index]
+            for part_rows, theirs in ((np.flatnonzero(mine), False),
+                                      (np.flatnonzero(~mine), True)):
+                if part_rows.size == 0:
+                    continue
+                part = sub if part_rows.size == sub.batch_size else sub.take(part_rows)
+                if theirs:
+                    at = index[part_rows]
+                    slot = (seat[part_rows] - learner[at] - 1) % n
+                    out[part_rows] = self.hook.actions(part, rows[at], slot, self._rng)
+                else:
+                    out[part_rows] = opponent_actions(self.rules, part,
+                                                      np.zeros(part_rows.size, np.int64),
+                                                      [self.reference], self._rng)
+            return out
+
+        nobody = np.full(rows.size, -1, np.int64)  # no seat waits: play every seat to the end
+        ended, moves_played = play_opponents(self.rules, self.state.take(rows), nobody, moves)
+        self.num_decisions += moves_played
+        shaped = shape_rewards(self.rules, game.rewards_of(self.rules, ended), ended.winner,
+                               self.reward_mode)
+        return shaped[np.arange(rows.size), learner]
 
     def _learner_points(self, rows: np.ndarray) -> np.ndarray:
         """float64 (r,): hand points of the learner of each of ``rows``."""
@@ -231,11 +278,12 @@ class ZolikVecEnv(BatchedVecEnv):
             shaped = shape_rewards(self.rules, game.rewards_of(self.rules, ended), ended.winner,
                                    self.reward_mode)
             deal_reward = shaped[np.arange(rows.size), seat]
-            rewards[rows] += deal_reward
+            rewards[rows] += deal_reward - self._reference_reward[rows]
             last = self._observe(ended, seat)
             for j, i in enumerate(rows):
                 infos[i] = {"terminal_observation": last[j], "seat": int(seat[j]),
                             "deal_reward": float(deal_reward[j]),
+                            "reference_reward": float(self._reference_reward[i]),
                             "opened": bool(ended.opened[j, seat[j]]),
                             "deal_scores": ended.scores[j].tolist(),
                             "winner": int(ended.winner[j]),
@@ -251,6 +299,7 @@ class ZolikVecEnv(BatchedVecEnv):
         return {"seed": self._seed, "episodes": self._episodes.copy(),
                 "rng": self._rng.bit_generator.state, "learner": self.learner.copy(),
                 "start_points": self._start_points.copy(), "potential": self._potential.copy(),
+                "reference_reward": self._reference_reward.copy(),
                 "state": self.state, "num_decisions": self.num_decisions, "fresh": self._fresh,
                 "hook": self.hook.get_state() if hasattr(self.hook, "get_state") else None}
 
@@ -260,6 +309,8 @@ class ZolikVecEnv(BatchedVecEnv):
         self.learner = saved["learner"].copy()
         self._start_points = saved["start_points"].copy()
         self._potential = saved["potential"].copy()
+        self._reference_reward = saved.get("reference_reward",
+                                           np.zeros(self.num_envs, np.float64)).copy()
         self.state, self.num_decisions, self._fresh = saved["state"], saved["num_decisions"], \
             saved["fresh"]
         if saved["hook"] is not None:

@@ -180,11 +180,13 @@ def test_config__privileged_critic_is_a_flag_and_old_run_dirs_have_none(tmp_path
     assert trainer.read_config(run_dir).privileged_critic is False
 
 
-def test_training__a_privileged_run_trains_and_resumes(tmp_path):
-    cfg = tiny_config(tmp_path, privileged_critic=True, total_steps=64)
+def test_training__a_privileged_run_with_a_duplicate_reference_trains_and_resumes(tmp_path):
+    cfg = tiny_config(tmp_path, privileged_critic=True, duplicate_reference="greedy",
+                      total_steps=64)
     first = trainer.run(cfg)
     longer = cfg.model_copy(update={"total_steps": 128})
     again = trainer.run(longer, first.run_dir)
     assert again.steps == 128
     player = ppo_agent.load(again.final, cfg.rules())
     assert player.policy.critic_extra == critic_view_size(cfg.rules())
+
