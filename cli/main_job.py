@@ -98,7 +98,8 @@ def profile_line(run_dir: Any) -> str:
     rows = list(csv.DictReader(logs[-1].open())) if logs else []
     if not rows:
         return "profile: no rollout finished"
-    keys = ("steps_per_s", "env_core_s", "opponents_s", "learner_forward_s", "update_s", "eval_s")
+    keys = ("steps_per_s", "env_core_s", "opponents_s", "reference_s", "learner_forward_s",
+            "update_s", "eval_s")
     return "profile: " + ", ".join(f"{k}={rows[-1].get(f'time/{k}', '?')}" for k in keys)
 
 

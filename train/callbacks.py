@@ -6,7 +6,8 @@ recent outcomes per opponent kind (``selfplay/win_vs_*``: it went out; ``reward_
 unshaped; ``opened_vs_*``: it opened), the opponent mix (``pool/*``, which
 ``pool_focus`` moves towards the kinds the learner beats least), and the profile
 ``time/*``: seconds in the env step (core, masks, observations, opponents), in opponent
-policies alone, in the learner's forward passes, in PPO updates and in evaluation, plus
+policies alone, in the duplicate reference's moves, in the learner's forward passes, in
+PPO updates and in evaluation, plus
 ``time/steps_per_s`` over the session.
 """
 
@@ -175,9 +176,11 @@ class TrainCallback(BaseCallback):
     def profile(self) -> dict[str, float]:
         """Seconds per part of this session so far, and learner steps per second."""
         env, opponents = self.env.seconds, self.pool.seconds
+        reference = self.env.reference_seconds
         rollout = self.seconds["rollout"] - self.seconds["eval"]
         steps = self.num_timesteps - self.first_step
-        return {"env_core_s": round(env - opponents, 2), "opponents_s": round(opponents, 2),
+        return {"env_core_s": round(env - opponents - reference, 2),
+                "opponents_s": round(opponents, 2), "reference_s": round(reference, 2),
                 "learner_forward_s": round(max(0.0, rollout - env), 2),
                 "update_s": round(self.seconds["update"], 2),
                 "eval_s": round(self.seconds["eval"], 2),

@@ -44,7 +44,8 @@ def profile(run_dir: pathlib.Path) -> dict[str, float]:
 
 
 def describe(prof: dict[str, float]) -> str:
-    parts = ("env_core_s", "opponents_s", "learner_forward_s", "update_s", "eval_s")
+    parts = ("env_core_s", "opponents_s", "reference_s", "learner_forward_s", "update_s",
+             "eval_s")
     busy = sum(prof.get(k, 0.0) for k in parts) or 1.0
     lines = [f"{prof.get('steps', 0):.0f} learner steps; time split:"]
     lines += [f"  {k[:-2]:<16} {prof.get(k, 0.0):8.1f} s  {100 * prof.get(k, 0.0) / busy:5.1f}%"

@@ -46,6 +46,7 @@ policy, stay those of the plain reward.
 
 from __future__ import annotations
 
+import time
 from typing import Any, Protocol
 
 import gymnasium
@@ -133,6 +134,7 @@ class ZolikVecEnv(BatchedVecEnv):
         self.render_mode = None
         self.critic = bool(critic)
         self.reference = reference
+        self.reference_seconds = 0.0  # spent in the reference's moves (for the profile)
         super().__init__(num_envs, training_space(self.rules, self.features, self.critic),
                          gymnasium.spaces.Discrete(actions.NUM_ACTIONS))
         self._actions = np.zeros(num_envs, np.int64)
@@ -190,9 +192,11 @@ class ZolikVecEnv(BatchedVecEnv):
                     slot = (seat[part_rows] - learner[at] - 1) % n
                     out[part_rows] = self.hook.actions(part, rows[at], slot, self._rng)
                 else:
+                    began = time.perf_counter()
                     out[part_rows] = opponent_actions(self.rules, part,
                                                       np.zeros(part_rows.size, np.int64),
                                                       [self.reference], self._rng)
+                    self.reference_seconds += time.perf_counter() - began
             return out
 
         nobody = np.full(rows.size, -1, np.int64)  # no seat waits: play every seat to the end
