@@ -164,7 +164,10 @@ def with_features(data: TeacherData, rules: RuleSet, features: str,
 
 
 def concat(*parts: TeacherData) -> TeacherData:
-    """One dataset of the samples of ``parts``, in order."""
+    """One dataset of the samples of ``parts``, in order (without critic views unless
+    every part has them: a cache from before they were recorded has none)."""
+    if len({p.critic.shape[1] for p in parts}) > 1:
+        parts = tuple(dataclasses.replace(p, critic=p.critic[:, :0]) for p in parts)
     return TeacherData(**{f.name: np.concatenate([getattr(p, f.name) for p in parts])
                           for f in dataclasses.fields(TeacherData)})
 

@@ -1,5 +1,7 @@
 """The privileged critic: the value network sees the critic view, the policy never does."""
 
+import dataclasses
+
 import numpy as np
 import pytest
 import torch
@@ -190,3 +192,11 @@ def test_training__a_privileged_run_with_a_duplicate_reference_trains_and_resume
     player = ppo_agent.load(again.final, cfg.rules())
     assert player.policy.critic_extra == critic_view_size(cfg.rules())
 
+
+
+def test_teacher_data__joins_an_old_cache_with_new_samples_without_critic_views(tmp_path):
+    new = imitation.collect(CZ, "greedy", decisions=50, seed=2, num_deals=2)
+    old = dataclasses.replace(new, critic=new.critic[:, :0])
+    both = imitation.concat(old, new)
+    assert len(both) == 2 * len(new) and both.critic.shape == (len(both), 0)
+    assert imitation.concat(new, new).critic.shape == (2 * len(new), critic_view_size(CZ))
