@@ -6,6 +6,7 @@ table; never a timed test (these machines are shared and noisy: compare ratios f
 one run).
 
     zolik bench [--presets cz sk jolly] [--players 2 4] [--batches 1 64 1024] [--seconds 3]
+                [--aec]
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import argparse
 
 from cli.args import positive_float, positive_int
+from zolik_env.envs.bench import bench_aec
 from zolik_env.rummy import options
 from zolik_env.rummy.bench import bench_one, format_table
 
@@ -26,6 +28,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--batches", nargs="+", type=positive_int, default=[1, 64, 1024])
     parser.add_argument("--seconds", type=positive_float, default=3.0,
                         help="time per row (default 3)")
+    parser.add_argument("--aec", action="store_true",
+                        help="also time the PettingZoo AEC loop of zolik_v0 (one deal at a "
+                             "time, env.last() every decision): 'aec' in the batch column")
     args = parser.parse_args(argv)
     rows = []
     for preset in args.presets:
@@ -34,6 +39,9 @@ def main(argv: list[str]) -> int:
                 if batch < 1:
                     parser.error(f"--batches: batch size {batch} must be >= 1")
                 rows.append(bench_one(preset, players, batch, args.seconds))
+                print(format_table(rows[-1:]).splitlines()[-1], flush=True)
+            if args.aec:
+                rows.append(bench_aec(preset, players, args.seconds))
                 print(format_table(rows[-1:]).splitlines()[-1], flush=True)
     print()
     print(format_table(rows))

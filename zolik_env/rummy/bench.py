@@ -22,7 +22,7 @@ from zolik_env.rummy.observe import observe
 class BenchRow:
     preset: str
     players: int
-    batch: int
+    batch: int  # 0: the AEC loop of one deal (``zolik_env.envs.bench``)
     decisions_per_s: float
     deals_per_s: float  # decisions/s over the mean decisions per finished deal
     mask_us_per_state: float
@@ -76,7 +76,7 @@ def bench_one(preset: str, players: int, batch: int, seconds: float, seed: int =
 def format_table(rows: list[BenchRow]) -> str:
     lines = ["| preset | players | batch | decisions/s | deals/s | mask µs/state | state MiB |",
              "|---|---:|---:|---:|---:|---:|---:|"]
-    lines += [f"| {r.preset} | {r.players} | {r.batch} | {r.decisions_per_s:,.0f} | "
+    lines += [f"| {r.preset} | {r.players} | {r.batch or 'aec'} | {r.decisions_per_s:,.0f} | "
               f"{r.deals_per_s:,.1f} | {r.mask_us_per_state:.1f} | {r.state_mib:.2f} |"
-              for r in rows]
+              .replace("| nan |", "| |") for r in rows]
     return "\n".join(lines)
