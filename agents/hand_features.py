@@ -102,24 +102,23 @@ def feature_scale(name: str) -> np.ndarray:
 
 def augmented_space(rules: RuleSet, name: str) -> gymnasium.spaces.Box:
     """The env's observation space with the features of ``name`` appended."""
-    base = observation_space(rules)
-    extra = feature_size(name)
     info = np.iinfo(np.int16)
-    return gymnasium.spaces.Box(np.concatenate([base.low, np.full(extra, info.min, np.int16)]),
-                                np.concatenate([base.high, np.full(extra, info.max, np.int16)]),
-                                (base.shape[0] + extra,), np.int16)
+    return _widened(observation_space(rules), feature_size(name), info.min, info.max)
+
+
+def _widened(space: gymnasium.spaces.Box, extra: int, low: int,
+             high: int) -> gymnasium.spaces.Box:
+    """``space`` with ``extra`` int16 entries in ``[low, high]`` appended."""
+    return gymnasium.spaces.Box(np.concatenate([space.low, np.full(extra, low, np.int16)]),
+                                np.concatenate([space.high, np.full(extra, high, np.int16)]),
+                                (space.shape[0] + extra,), np.int16)
 
 
 def training_space(rules: RuleSet, features: str, critic: bool) -> gymnasium.spaces.Box:
     """The learner's observation space: the env's, the ``features`` appended, then the
     critic view (``zolik_env.rummy.observe.critic_view``) with ``critic``."""
     space = augmented_space(rules, features)
-    if not critic:
-        return space
-    extra = critic_view_size(rules)
-    return gymnasium.spaces.Box(np.concatenate([space.low, np.zeros(extra, np.int16)]),
-                                np.concatenate([space.high, np.full(extra, 127, np.int16)]),
-                                (space.shape[0] + extra,), np.int16)
+    return _widened(space, critic_view_size(rules), 0, 127) if critic else space
 
 
 def augment(obs: np.ndarray, rules: RuleSet, name: str,

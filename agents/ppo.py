@@ -55,12 +55,13 @@ _SLICE_DIVISORS = {"meld_kind": 2.0, "meld_key": 13.0, "meld_cells": 2.0, "disca
 CLIP = 5.0
 
 
-def obs_scale(rules: RuleSet, features: str = "") -> np.ndarray:
-    """float32 (OBS + features,): the factor applied to each observation entry, then to
-    each of the ``features`` (``agents.hand_features``) appended to it."""
+def obs_scale(rules: RuleSet, features: str = "", critic_extra: int = 0) -> np.ndarray:
+    """float32 (OBS + features + critic_extra,): the factor applied to each observation
+    entry, then to each of the ``features`` (``agents.hand_features``) appended to it, then
+    to the ``critic_extra`` entries of a critic view (card counts, left as they are)."""
     parts = [np.full(int(np.prod(shape)), 1.0 / _SLICE_DIVISORS.get(name, 1.0), np.float32)
              for name, shape in obs_layout(rules)]
-    return np.concatenate([*parts, feature_scale(features)])
+    return np.concatenate([*parts, feature_scale(features), np.ones(critic_extra, np.float32)])
 
 
 class ScaledObs(BaseFeaturesExtractor):

@@ -37,6 +37,7 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import MlpExtractor
 
 from agents.hand_features import HAND_FEATURES, PLAN_RUNS, PLAN_SETS, SCALARS
+from agents.ppo import critic_extra_of
 from zolik_env.rummy import actions as A
 from zolik_env.rummy.cards import JOKER, NUM_KINDS, NUM_NATURALS, NUM_RANKS, NUM_SUITS
 
@@ -148,7 +149,7 @@ class LeanMaskablePolicy(MaskableActorCriticPolicy):
 
     @property
     def critic_extra(self) -> int:
-        return int(getattr(self.features_extractor, "critic_extra", 0))
+        return critic_extra_of(self)
 
     def _build_mlp_extractor(self) -> None:
         if not self.critic_extra:

@@ -63,8 +63,8 @@ def network(net_arch: list[int], rules: RuleSet, features: str = "",
                               lambda _: 0.0, net_arch=list(net_arch), plan_prior=plan_prior,
                               features_extractor_class=ScaledObs,
                               features_extractor_kwargs={
-                                  "scale": obs_scale(rules, features).tolist()
-                                  + [1.0] * critic_extra,
+                                  "scale": obs_scale(rules, features,
+                                                     critic_extra).tolist(),
                                   "features": features,
                                   "feature_version": feature_version,
                                   "critic_extra": critic_extra})

@@ -95,7 +95,7 @@ def _new_model(cfg: PPOConfig, env: Any) -> Any:
     from sb3_contrib import MaskablePPO
 
     critic_extra = critic_view_size(cfg.rules()) if cfg.privileged_critic else 0
-    scale = obs_scale(cfg.rules(), cfg.obs_features).tolist() + [1.0] * critic_extra
+    scale = obs_scale(cfg.rules(), cfg.obs_features, critic_extra).tolist()
     policy_kwargs = {"net_arch": list(cfg.net_arch), "features_extractor_class": ScaledObs,
                      "plan_prior": cfg.plan_prior,
                      "features_extractor_kwargs": {"scale": scale,

@@ -26,14 +26,13 @@ def bench_aec(preset: str, players: int, seconds: float, seed: int = 0) -> Bench
     rng = np.random.default_rng(seed)
     deal_seed = seed * 1_000_000
     env.reset(seed=deal_seed)
-    decisions = deals = 0
+    decisions = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
         obs, _, termination, truncation, _ = env.last()
         if termination or truncation:
             env.step(None)
             if not env.agents:
-                deals += 1
                 deal_seed += 1
                 env.reset(seed=deal_seed)
             continue
