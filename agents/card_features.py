@@ -12,8 +12,7 @@ to learn from a noisy reward. These features give it the planner's terms, per ki
 ``keep`` (53)     ``discard_choice.keep_value`` of the kind in this hand (joker: 0)
 ``danger`` (53)   ``discard_choice.danger`` of the kind (joker: 0)
 ``fits`` (53)     1 if the kind lays off on a table meld now (a natural: the core's
-                  ``fits.natural_fits``, swaps and the ace-high end included; the joker:
-                  ``fits.joker_fits``)
+                  ``fits.table_fits``, swaps and the ace-high end included, jokers too)
 ================  ====================================================================
 
 They are a pure function of the observation (own hand, unseen counts, discards the
@@ -31,7 +30,6 @@ import numpy as np
 
 from agents import obs_view as ov
 from agents.discard_choice import danger_weights, run_neighbours, set_partners
-from zolik_env.rummy import actions as A
 from zolik_env.rummy import fits
 from zolik_env.rummy.cards import JOKER, NUM_KINDS, NUM_NATURALS
 from zolik_env.rummy.options import RuleSet
@@ -112,16 +110,12 @@ def keep_values(hand: np.ndarray, unseen: np.ndarray) -> np.ndarray:
 
 def table_fits(cols: dict[str, np.ndarray], rules: RuleSet) -> np.ndarray:
     """bool (B, 53): each kind lays off on some meld of the table (``fits``)."""
-    kind, key, cells = cols["meld_kind"], cols["meld_key"], cols["meld_cells"]
-    present = kind > 0
-    is_run, is_set = present & (kind == A.RUN), present & (kind == A.SET)
-    occupied, joker, before, after = fits.edges(cells)
-    naturals, ace_high = fits.natural_fits(is_run, key, occupied, joker, before, after)
-    out = np.zeros((len(kind), NUM_KINDS), bool)
-    out[:, :NUM_NATURALS] = (naturals & present[..., None]).any(1)
+    naturals, ace_high, jokers = fits.table_fits(rules, cols["meld_kind"], cols["meld_key"],
+                                                 cols["meld_cells"])
+    out = np.zeros((len(naturals), NUM_KINDS), bool)
+    out[:, :NUM_NATURALS] = naturals.any(1)
     aces = np.arange(ace_high.shape[-1]) * (NUM_NATURALS // ace_high.shape[-1])
     out[:, aces] |= ace_high.any(1)
-    jokers = fits.joker_fits(rules, is_run, is_set, occupied, joker, before, after)
     out[:, JOKER] = jokers.any((1, 2))
     return out
 

@@ -122,10 +122,7 @@ def test_scalar_query__agrees_with_the_batched_arrays(name, players):
             continue
         kind, key = state.meld_kind[0, :used], state.meld_key[0, :used]
         cells = state.cells[0, :used]
-        occupied, joker, before, after = fits.edges(cells[None])
-        is_run, is_set = (kind == A.RUN)[None], (kind == A.SET)[None]
-        natural, high = fits.natural_fits(is_run, key[None], occupied, joker, before, after)
-        jokers = fits.joker_fits(r, is_run, is_set, occupied, joker, before, after)
+        natural, high, jokers = fits.table_fits(r, kind[None], key[None], cells[None])
         got = scalar_arrays(r, kind, key, cells)
         for one, batched in zip(got, (natural[0], high[0], jokers[0]), strict=True):
             np.testing.assert_array_equal(one, batched)

@@ -9,10 +9,10 @@ import numpy as np
 
 from zolik_env.rummy.actions import MAX_MELDS, MELD_CELLS
 from zolik_env.rummy.cards import JOKER, NUM_KINDS, cards_of, deck_counts
+from zolik_env.rummy.moves import begin_turns
 from zolik_env.rummy.options import RuleSet
 from zolik_env.rummy.shuffle import deal_keys, shuffle_order
 from zolik_env.rummy.state import PHASE_DRAW, PHASE_PLAY, State
-from zolik_env.rummy.turns import begin_turn
 
 
 def _cut(rules: RuleSet, stock: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -103,5 +103,5 @@ def deal(rules: RuleSet, seeds: Sequence[int] | np.ndarray,
     d["starter"] = starter.copy()
     d["current"] = starter.copy()
     d["phase"][:] = PHASE_PLAY if rules.starter_discards_first else PHASE_DRAW
-    begin_turn(rules, d, np.arange(b))
+    begin_turns(rules, d, np.arange(b))
     return State(**d)

@@ -3,16 +3,20 @@
 The one home of the lay-off rules (docs/rules-spec.md §1.6, §1.7): a natural extends a
 run at either end, fills a set's missing suit, or takes a joker's cell and frees the
 joker (not before its seat has met the opening); a joker extends a run or joins a set,
-within the preset's joker limits. The legal-action mask reads the batched form;
-agents and search read the one-meld form; both give the same answers (a test checks it).
+within the preset's joker limits. The rules are written once, for one meld, as compiled
+kernels (``zolik_env.rummy.jit``): the legal-action mask calls them inside its own
+kernel, and the forms below call them too, so every caller gets the same answers.
+
+Inside kernels, one meld (``cells`` int8 (C,)):
+
+    natural_fits(meld_kind, meld_key, cells, swaps, hand, naturals, ace_high)
+    joker_fits(params, meld_kind, cells, ends)
+    set_frees_joker(meld_kind, cells)
 
 Batched, over R deals and M meld slots (``meld_kind``/``meld_key`` (R, M), ``cells``
-(R, M, C) as in ``State``):
+(R, M, C) as in ``State``), swaps allowed:
 
-    occupied, joker, before, after = edges(cells)
-    seen = without_swaps(opened, is_set, occupied, joker)  # no swaps before the opening
-    fits, ace_high = natural_fits(is_run, key, *seen, before, after)
-    jokers = joker_fits(rules, is_run, is_set, occupied, joker, before, after)
+    naturals, ace_high, jokers = table_fits(rules, meld_kind, meld_key, cells)
 
 One meld of one deal, as a plain ``(meld_kind, meld_key, cells)`` (the observation's
 ``meld_kind``, ``meld_key`` and ``meld_cells`` rows hold exactly these):
@@ -23,7 +27,8 @@ One meld of one deal, as a plain ``(meld_kind, meld_key, cells)`` (the observati
     lay_off_action(slot, kind, place)                 # -> the action id that makes it
 
 Whether a seat may touch a meld at all (opened, or its own meld laid this turn) and what
-it holds are the mask's business, not this module's. Imports only numpy and siblings.
+it holds are the mask's business, not this module's. Imports only numpy, numba and
+siblings.
 """
 
 from __future__ import annotations
@@ -34,89 +39,121 @@ from typing import NamedTuple
 
 import numpy as np
 
-from zolik_env.arrays import BoolArray
 from zolik_env.rummy import actions as A
-from zolik_env.rummy.actions import JOKER_CELL, RUN, SET, SET_JOKER_CELL
-from zolik_env.rummy.cards import JOKER, NUM_NATURALS, NUM_RANKS, NUM_SUITS
-from zolik_env.rummy.options import RuleSet
+from zolik_env.rummy.actions import JOKER_CELL, MELD_CELLS, RUN, SET, SET_JOKER_CELL
+from zolik_env.rummy.cards import JOKER, NUM_KINDS, NUM_NATURALS, NUM_RANKS, NUM_SUITS
+from zolik_env.rummy.jit import (
+    R_FEWER_JOKERS,
+    R_JOKERS_ADJACENT,
+    R_MAX_JOKERS_IN_SET,
+    kernel,
+    params,
+)
+from zolik_env.rummy.options import RuleSet, preset
 
-_SUITS = np.arange(NUM_SUITS)
-_RANKS = np.arange(NUM_RANKS)
 HIGH_CELL = A.MELD_CELLS - 1  # a run's last cell: position 14, the high ace
 
 
-def edges(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """For cells int (R, M, C): bool (R, M, C) occupied, joker, and whether the cell before /
-    after each cell is occupied (a run's cells are contiguous, so these find its two ends)."""
-    occupied = cells != 0
-    before = np.zeros(occupied.shape, bool)
-    before[..., 1:] = occupied[..., :-1]
-    after = np.zeros(occupied.shape, bool)
-    after[..., :-1] = occupied[..., 1:]
-    return occupied, cells == JOKER_CELL, before, after
+@kernel
+def set_frees_joker(meld_kind: int, cells: np.ndarray) -> bool:
+    """A natural laid on this meld swaps its joker out: a set holding a joker and three
+    naturals, so the natural is its fourth and last suit."""
+    if meld_kind != SET or cells[SET_JOKER_CELL] != JOKER_CELL:
+        return False
+    naturals = 0
+    for suit in range(NUM_SUITS):
+        naturals += cells[suit] != 0
+    return naturals == 3
 
 
-def natural_fits(is_run: np.ndarray, key: np.ndarray, occupied: np.ndarray,
-                 joker: np.ndarray, before: np.ndarray,
-                 after: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """bool (R, M, 52) natural kind k fits meld m (an ace at a run's low end), and
-    bool (R, M, 4) the ace of a suit fits at a run's high end.
+@kernel
+def _is_run_end_gap(cells: np.ndarray, c: int) -> bool:
+    """Cell ``c`` of a run is empty and next to a card: just outside one of its ends."""
+    if cells[c] != 0:
+        return False
+    return (c > 0 and cells[c - 1] != 0) or (c < HIGH_CELL and cells[c + 1] != 0)
+
+
+@kernel
+def natural_fits(meld_kind: int, meld_key: int, cells: np.ndarray, swaps: bool,
+                 hand: np.ndarray, naturals: np.ndarray, ace_high: np.ndarray) -> None:
+    """Set ``naturals`` (52,) [k] where natural k, held (``hand[k] > 0``), fits this meld
+    (an ace at a run's low end) and ``ace_high`` (4,) [s] where the ace of suit s fits at
+    a run's high end; entries that do not fit are left as they are.
 
     A run takes its suit's card for the empty cell just outside either end, or for a
-    joker's cell (a swap); a set takes its rank in an empty suit cell."""
-    run_cell = ((before | after) & ~occupied) | joker
-    suit_is_key = key[..., None] == _SUITS
-    # (R, M, suit, rank) by broadcasting, then flattened to kind = suit * 13 + rank
-    run_fits = suit_is_key[..., None] & run_cell[..., None, :NUM_RANKS]
-    set_fits = ~occupied[..., :NUM_SUITS, None] & (key[..., None] == _RANKS)[..., None, :]
-    fits = np.where(is_run[..., None, None], run_fits, set_fits)
-    ace_high = suit_is_key & (is_run & run_cell[..., HIGH_CELL])[..., None]
-    return fits.reshape(*is_run.shape, NUM_NATURALS), ace_high
+    joker's cell (a swap); a set takes its rank in an empty suit cell. Without ``swaps``
+    (a seat that has not met the opening, docs/rules-spec.md §1.5) no natural takes a
+    run joker's cell, and a set whose last free suit would free its joker takes nothing.
+    """
+    if meld_kind == RUN:
+        base = meld_key * NUM_RANKS
+        for rank in range(NUM_RANKS):
+            swap = swaps and cells[rank] == JOKER_CELL
+            if (swap or _is_run_end_gap(cells, rank)) and hand[base + rank] > 0:
+                naturals[base + rank] = True
+        swap = swaps and cells[HIGH_CELL] == JOKER_CELL
+        if (swap or _is_run_end_gap(cells, HIGH_CELL)) and hand[base] > 0:
+            ace_high[meld_key] = True
+    elif meld_kind == SET:
+        if not swaps and set_frees_joker(meld_kind, cells):
+            return
+        for suit in range(NUM_SUITS):
+            if cells[suit] == 0 and hand[suit * NUM_RANKS + meld_key] > 0:
+                naturals[suit * NUM_RANKS + meld_key] = True
 
 
-def joker_fits(rules: RuleSet, is_run: np.ndarray, is_set: np.ndarray, occupied: np.ndarray,
-               joker: np.ndarray, before: np.ndarray, after: np.ndarray) -> np.ndarray:
-    """bool (R, M, 2): a joker may go on meld m at the low (0) / high (1) end (sets: 0)."""
-    fits = np.zeros((*is_run.shape, 2), bool)
-    size = occupied.sum(-1)
-    if rules.jokers_fewer_than_naturals:
-        jokers = joker.sum(-1)
-        fewer = jokers + 1 < size - jokers
-        is_run = is_run & fewer
-        is_set = is_set & fewer
-    # no room past a run's end when its first cell 0 / last cell C-1 is occupied
-    fits[..., 0] = is_run & ~occupied[..., 0]
-    fits[..., 1] = is_run & ~occupied[..., HIGH_CELL]
-    if not rules.jokers_adjacent_in_run and joker.any():  # an end card may not be a joker
-        fits[..., 0] &= ~(joker & ~before).any(-1)
-        fits[..., 1] &= ~(joker & ~after).any(-1)
-    if rules.max_jokers_in_set >= 1 and is_set.any():
-        fits[..., 0] |= is_set & ~occupied[..., SET_JOKER_CELL] & (size < 4)
-    return fits
+@kernel
+def joker_fits(p: np.ndarray, meld_kind: int, cells: np.ndarray, ends: np.ndarray) -> None:
+    """Set ``ends`` (2,) [e] where a joker may go on this meld at a run's low (e = 0) or
+    high (e = 1) end, or into a set (e = 0), within the preset's joker limits."""
+    size = 0
+    jokers = 0
+    for c in range(MELD_CELLS):
+        size += cells[c] != 0
+        jokers += cells[c] == JOKER_CELL
+    if p[R_FEWER_JOKERS] and not jokers + 1 < size - jokers:
+        return
+    if meld_kind == RUN:
+        low = cells[0] == 0
+        high = cells[HIGH_CELL] == 0
+        if not p[R_JOKERS_ADJACENT]:  # an end card may not be a joker
+            for c in range(MELD_CELLS):
+                if cells[c] == JOKER_CELL:
+                    low = low and c > 0 and cells[c - 1] != 0
+                    high = high and c < HIGH_CELL and cells[c + 1] != 0
+        ends[0] |= low
+        ends[1] |= high
+    elif meld_kind == SET and p[R_MAX_JOKERS_IN_SET] >= 1:
+        ends[0] |= cells[SET_JOKER_CELL] == 0 and size < 4
 
 
-def frees_set_joker(is_set: np.ndarray, occupied: np.ndarray, joker: np.ndarray) -> np.ndarray:
-    """bool (R, M): a natural laid on set m swaps its joker out (the set holds a joker and
-    three naturals, so the natural is its fourth and last suit)."""
-    frees: BoolArray = (is_set & joker[..., SET_JOKER_CELL]
-                        & (occupied[..., :NUM_SUITS].sum(-1) == 3))
-    return frees
+@kernel
+def _table_fits(p: np.ndarray, meld_kind: np.ndarray, meld_key: np.ndarray,
+                cells: np.ndarray, naturals: np.ndarray, ace_high: np.ndarray,
+                jokers: np.ndarray) -> None:
+    hand = np.ones(NUM_KINDS, np.int8)
+    for r in range(meld_kind.shape[0]):
+        for m in range(meld_kind.shape[1]):
+            natural_fits(meld_kind[r, m], meld_key[r, m], cells[r, m], True, hand,
+                         naturals[r, m], ace_high[r, m])
+            joker_fits(p, meld_kind[r, m], cells[r, m], jokers[r, m])
 
 
-def without_swaps(opened: np.ndarray, is_set: np.ndarray, occupied: np.ndarray,
-                  joker: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The ``occupied`` and ``joker`` cells (R, M, C) to give ``natural_fits`` so that the
-    rows whose seat has not met the opening (``opened`` bool (R,) False) get no natural
-    lay-off that swaps a joker out (docs/rules-spec.md §1.5: no swap before the requirement
-    is met): for those rows a run's joker cell takes no natural, and a set whose last free
-    suit would free its joker counts as full. In the one-meld form these are the places
-    with ``swap`` set. Costs two elementwise passes, not a second ``natural_fits``."""
-    closed = ~opened[:, None]
-    full = frees_set_joker(is_set, occupied, joker) & closed
-    occupied = occupied.copy()
-    occupied[..., :NUM_SUITS] |= full[..., None]
-    hidden: BoolArray = joker & ~closed[..., None]
-    return occupied, hidden
+def table_fits(rules: RuleSet, meld_kind: np.ndarray, meld_key: np.ndarray,
+               cells: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For melds ``meld_kind``/``meld_key`` int (R, M) and ``cells`` int (R, M, C) as in
+    ``State`` (empty slots take nothing): bool (R, M, 52) natural k fits meld m (swaps
+    included, an ace at a run's low end), bool (R, M, 4) the ace of a suit fits at a run's
+    high end, bool (R, M, 2) a joker fits at the low / high end (sets: 0)."""
+    r, m = meld_kind.shape
+    naturals = np.zeros((r, m, NUM_NATURALS), np.bool_)
+    ace_high = np.zeros((r, m, NUM_SUITS), np.bool_)
+    jokers = np.zeros((r, m, 2), np.bool_)
+    _table_fits(params(rules), np.ascontiguousarray(meld_kind, np.int8),
+                np.ascontiguousarray(meld_key, np.int8), np.ascontiguousarray(cells, np.int8),
+                naturals, ace_high, jokers)
+    return naturals, ace_high, jokers
 
 
 class Place(NamedTuple):
@@ -133,11 +170,17 @@ class Place(NamedTuple):
     swap: bool
 
 
-def _one(meld_kind: int, meld_key: int, cells: Sequence[int]) -> tuple[np.ndarray, ...]:
-    """The batched inputs for one meld: is_run, is_set, key (1, 1), edges (1, 1, C)."""
+_ANY_RULES = preset("cz")  # natural lay-offs do not depend on the rule set
+
+
+def _one(meld_kind: int, meld_key: int,
+         cells: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """What fits one meld, by the batched kernel: bool (52,) naturals, (4,) aces high,
+    (2,) joker ends (under cz: ``_joker_places`` asks with its own rule set)."""
     array = np.asarray(cells, np.int8).reshape(1, 1, -1)
-    return (np.full((1, 1), meld_kind == RUN), np.full((1, 1), meld_kind == SET),
-            np.full((1, 1), meld_key), *edges(array))
+    naturals, ace_high, jokers = table_fits(_ANY_RULES, np.full((1, 1), meld_kind, np.int8),
+                                            np.full((1, 1), meld_key, np.int8), array)
+    return naturals[0, 0], ace_high[0, 0], jokers[0, 0]
 
 
 def all_natural_places(meld_kind: int, meld_key: int,
@@ -159,18 +202,17 @@ def _natural_table(meld_kind: int, meld_key: int,
                    cells: tuple[int, ...]) -> tuple[tuple[Place, ...], ...]:
     if meld_kind not in (RUN, SET):
         return _NOTHING
-    is_run, is_set, key, occupied, joker, before, after = _one(meld_kind, meld_key, cells)
-    fits, ace_high = natural_fits(is_run, key, occupied, joker, before, after)
-    set_swap = bool(frees_set_joker(is_set, occupied, joker)[0, 0])
+    fits, ace_high, _ = _one(meld_kind, meld_key, cells)
+    set_swap = bool(set_frees_joker(meld_kind, np.asarray(cells, np.int8)))
     out = []
     for kind in range(NUM_NATURALS):
         suit, rank = divmod(kind, NUM_RANKS)
         places = []
-        if meld_kind == RUN and fits[0, 0, kind]:
+        if meld_kind == RUN and fits[kind]:
             places.append(Place(rank, False, cells[rank] == JOKER_CELL))
-        elif meld_kind == SET and fits[0, 0, kind]:
+        elif meld_kind == SET and fits[kind]:
             places.append(Place(suit, False, set_swap))
-        if rank == 0 and ace_high[0, 0, suit]:
+        if rank == 0 and ace_high[suit]:
             places.append(Place(HIGH_CELL, True, cells[HIGH_CELL] == JOKER_CELL))
         out.append(tuple(places))
     return tuple(out)
@@ -189,11 +231,13 @@ def _joker_places(rules: RuleSet, meld_kind: int, meld_key: int,
                   cells: tuple[int, ...]) -> tuple[Place, ...]:
     if meld_kind not in (RUN, SET):
         return ()
-    is_run, is_set, _, occupied, joker, before, after = _one(meld_kind, meld_key, cells)
-    ends = joker_fits(rules, is_run, is_set, occupied, joker, before, after)[0, 0]
+    _, _, ends = table_fits(rules, np.full((1, 1), meld_kind, np.int8),
+                            np.full((1, 1), meld_key, np.int8),
+                            np.asarray(cells, np.int8).reshape(1, 1, -1))
+    ends = ends[0, 0]
     if meld_kind == SET:
         return (Place(SET_JOKER_CELL, False, False),) if ends[0] else ()
-    used = np.flatnonzero(occupied[0, 0])
+    used = np.flatnonzero(np.asarray(cells) != 0)
     return tuple(Place(cell, bool(high), False)
                  for high, cell in ((0, int(used[0]) - 1), (1, int(used[-1]) + 1)) if ends[high])
 

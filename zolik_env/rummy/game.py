@@ -16,20 +16,21 @@ This module imports only numpy and its siblings: no gymnasium, pettingzoo or tor
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
 from zolik_env.core import StepOut
 from zolik_env.rummy import actions as A
-from zolik_env.rummy import piles, table, turns
-from zolik_env.rummy.cards import NUM_NATURALS, NUM_RANKS, NUM_SUITS, deck_counts
+from zolik_env.rummy import moves
+from zolik_env.rummy.cards import deck_counts
 from zolik_env.rummy.dealing import deal
+from zolik_env.rummy.jit import kernel
 from zolik_env.rummy.masks import legal_action_mask
 from zolik_env.rummy.observe import card_locations, observe
 from zolik_env.rummy.options import RuleSet
-from zolik_env.rummy.state import CopyOnUse, State
-from zolik_env.rummy.values import hand_values
+from zolik_env.rummy.state import State, from_fields
+from zolik_env.rummy.values import hand_values, kernel_tables
 
 __all__ = ["StepOut", "init", "legal_action_mask", "observe", "rewards_of", "step"]
 
@@ -48,23 +49,6 @@ def check_supported(rules: RuleSet) -> None:
         raise ValueError(f"discard_pickup='deep' needs max_hand_cards in 1..{A.MAX_PICKUP + 1} "
                          f"(deepest pick-up the action table expresses), got "
                          f"{rules.max_hand_cards}")
-
-
-# First action of each family, in action order, and the family's name in ``_MOVES``.
-_FAMILY_STARTS = np.array([A.DRAW_STOCK, A.TAKE_DISCARD_BASE, A.TAKE_BOTTOM, A.MELD_BASE,
-                           A.LAYOFF_BASE, A.ACE_HIGH_BASE, A.JOKER_BASE, A.UNDO,
-                           A.DISCARD_BASE])
-_FAMILIES = ("draw", "take", "bottom", "meld", "layoff", "ace_high", "joker", "undo",
-             "discard")
-
-
-def _split(actions: np.ndarray) -> dict[str, np.ndarray]:
-    """Row indices of each action family present (rows with action -1 belong to none)."""
-    family = np.searchsorted(_FAMILY_STARTS, actions, side="right") - 1
-    if len(family) == 1:  # one deal: no need to search the rows
-        return {_FAMILIES[family[0]]: np.zeros(1, np.int64)} if family[0] >= 0 else {}
-    present = np.bincount(family + 1, minlength=len(_FAMILIES) + 1)[1:].nonzero()[0]
-    return {_FAMILIES[f]: (family == f).nonzero()[0] for f in present}
 
 
 def _check_actions(rules: RuleSet, state: State, actions: np.ndarray) -> None:
@@ -88,44 +72,6 @@ def _check_actions(rules: RuleSet, state: State, actions: np.ndarray) -> None:
                             else ""))
 
 
-def _apply(rules: RuleSet, d: dict[str, np.ndarray], actions: np.ndarray) -> None:
-    """Apply each family of moves to its rows (families touch disjoint rows)."""
-    for family, rows in _split(actions).items():
-        _MOVES[family](rules, d, rows, actions[rows])
-
-
-def _lay_off(rules: RuleSet, d: dict[str, np.ndarray], r: np.ndarray, a: np.ndarray) -> None:
-    slot, card = np.divmod(a - A.LAYOFF_BASE, NUM_NATURALS)
-    table.lay_off_natural(rules, d, r, slot, card)
-
-
-def _lay_off_ace_high(rules: RuleSet, d: dict[str, np.ndarray], r: np.ndarray,
-                      a: np.ndarray) -> None:
-    slot, suit = np.divmod(a - A.ACE_HIGH_BASE, NUM_SUITS)
-    table.lay_off_natural(rules, d, r, slot, suit * NUM_RANKS, ace_high=True)
-
-
-def _lay_off_joker(rules: RuleSet, d: dict[str, np.ndarray], r: np.ndarray,
-                   a: np.ndarray) -> None:
-    slot, end = np.divmod(a - A.JOKER_BASE, 2)
-    table.lay_off_joker(rules, d, r, slot, end == 1)
-
-
-# A move family's function: (rules, fields, rows, the rows' actions), editing fields in place.
-_Move = Callable[[RuleSet, dict[str, np.ndarray], np.ndarray, np.ndarray], None]
-_MOVES: dict[str, _Move] = {
-    "draw": lambda rules, d, r, a: turns.draw(rules, d, r),
-    "take": lambda rules, d, r, a: piles.take_discards(rules, d, r, a - A.TAKE_DISCARD_BASE + 1),
-    "bottom": lambda rules, d, r, a: piles.take_bottom(d, r),
-    "meld": lambda rules, d, r, a: table.lay_meld(rules, d, r, a - A.MELD_BASE),
-    "layoff": _lay_off,
-    "ace_high": _lay_off_ace_high,
-    "joker": _lay_off_joker,
-    "undo": lambda rules, d, r, a: turns.undo(rules, d, r),
-    "discard": lambda rules, d, r, a: turns.discard(rules, d, r, a - A.DISCARD_BASE),
-}
-
-
 def step(rules: RuleSet, state: State, actions: Sequence[int] | np.ndarray,
          validate: bool = True) -> tuple[State, StepOut]:
     """Apply one action per deal (ignored for finished deals).
@@ -142,14 +88,12 @@ def step(rules: RuleSet, state: State, actions: Sequence[int] | np.ndarray,
     actions = np.asarray(actions, dtype=np.int64)
     if validate:
         _check_actions(rules, state, actions)
-    was_done = state.done
-    d = CopyOnUse(state)
-    _apply(rules, d, np.where(was_done, -1, actions))
-    new = state.replace(**d)
+    fields = state.fields()
+    for i in moves.written_fields(actions):  # the rest are shared with ``state``
+        fields[i] = fields[i].copy()
     rewards = np.zeros((state.batch_size, rules.num_players), np.float32)
-    ended = new.done & ~was_done
-    if ended.any():
-        rewards[ended] = rewards_of(rules, new)[ended]
+    moves.step_rows(*kernel_tables(rules)[:3], actions, rewards, *fields)
+    new = from_fields(fields)
     return new, StepOut(rewards, new.terminated.copy(), new.truncated.copy())
 
 
@@ -193,13 +137,26 @@ def reset_where(rules: RuleSet, state: State, rows: np.ndarray, seeds: Sequence[
 
 
 def sample_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """int64 (B,): one uniformly random legal action per row (0 for rows with none)."""
-    b, num_actions = mask.shape
-    flat = mask.ravel().nonzero()[0]  # (a 1-D nonzero is much faster than a 2-D one)
-    if not len(flat):
-        return np.zeros(b, np.int64)
-    row, column = np.divmod(flat, num_actions)
-    bounds = row.searchsorted(np.arange(b + 1))  # row b's legal actions: column[bounds[b]:]
-    starts, counts = bounds[:-1], bounds[1:] - bounds[:-1]
-    pick = starts + (rng.random(b) * counts).astype(np.int64)
-    return np.where(counts > 0, column[np.minimum(pick, len(column) - 1)], 0)
+    """int64 (B,): one uniformly random legal action per row (0 for rows with none): the
+    legal action at index ``floor(u * count)`` among the row's, for ``u = rng.random()``."""
+    out = np.zeros(len(mask), np.int64)
+    if not mask.any():  # (no random number is drawn then)
+        return out
+    _sample_rows(np.ascontiguousarray(mask, np.bool_), rng.random(len(mask)), out)
+    return out
+
+
+@kernel
+def _sample_rows(mask: np.ndarray, uniform: np.ndarray, out: np.ndarray) -> None:
+    for b in range(len(mask)):
+        count = 0
+        for a in range(mask.shape[1]):
+            count += mask[b, a]
+        if count:
+            pick = min(int(uniform[b] * count), count - 1)
+            for a in range(mask.shape[1]):
+                if mask[b, a]:
+                    if pick == 0:
+                        out[b] = a
+                        break
+                    pick -= 1

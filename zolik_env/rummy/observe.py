@@ -18,14 +18,17 @@ import numpy as np
 
 from zolik_env.rummy.actions import MAX_MELDS, MELD_CELLS
 from zolik_env.rummy.cards import NUM_KINDS, deck_counts
-from zolik_env.rummy.masks import melding_allowed
+from zolik_env.rummy.jit import R_PLAYERS, by_identity, kernel
+from zolik_env.rummy.masks import may_meld_in_turn
+from zolik_env.rummy.moves import melds_value
 from zolik_env.rummy.options import RuleSet
 from zolik_env.rummy.piles import count_pile
 from zolik_env.rummy.state import PHASE_DRAW as PHASE_DRAW  # re-exported: "phase" columns
 from zolik_env.rummy.state import PHASE_OVER as PHASE_OVER
 from zolik_env.rummy.state import PHASE_PLAY as PHASE_PLAY
 from zolik_env.rummy.state import State
-from zolik_env.rummy.table import count_table, opening_points
+from zolik_env.rummy.table import count_table
+from zolik_env.rummy.values import kernel_tables
 
 
 def table_counts(state: State) -> np.ndarray:
@@ -115,27 +118,13 @@ def obs_size(rules: RuleSet, privileged: bool = False) -> int:
     return obs_slices(rules, privileged)[-1][2]
 
 
-@functools.lru_cache(maxsize=128)
-def _part_names(rules: RuleSet, privileged: bool) -> tuple[int, tuple[str, ...]]:
-    """The observation size and the names of its parts, in order."""
-    return obs_size(rules, privileged), tuple(name for name, _ in obs_layout(rules, privileged))
+@by_identity
+def _sizes(rules: RuleSet) -> tuple[int, int]:
+    """``obs_size`` plain and privileged, looked up by identity (see ``jit.by_identity``)."""
+    return obs_size(rules), obs_size(rules, privileged=True)
 
 
-def _opening_points(rules: RuleSet, state: State) -> np.ndarray:
-    """int (B,) meld value laid this turn by a seat that had not opened before it."""
-    points = np.zeros(state.batch_size, np.int64)
-    rows = (state.laid & ~state.opened_before).nonzero()[0]
-    if rows.size:
-        fields = {name: getattr(state, name) for name in _OPENING_FIELDS}
-        every = rows.size == state.batch_size  # then whole columns, not fancy indexing
-        points[rows] = opening_points(rules, fields, slice(None) if every else rows)
-    return points
-
-
-_OPENING_FIELDS = ("num_melds", "snap_num_melds", "meld_kind", "meld_key", "cells")
-_DEPTH = np.arange(1, MAX_DISCARD_SHOWN + 1)  # 1 = the newest discard
 _KINDS = np.arange(NUM_KINDS)
-_PHASES = np.arange(len(PHASE_NAMES))
 
 
 @functools.cache
@@ -150,22 +139,6 @@ def _pack(num_jokers: int) -> np.ndarray:
 _SEAT_ORDER = np.array([[[(s + i) % p for i in range(4)] for s in range(4)] for p in range(1, 5)])
 
 
-def _newest_discards(state: State) -> np.ndarray:
-    """int (B, MAX_DISCARD_SHOWN): the discard pile newest first, -1 past its end."""
-    index = state.discard_len[:, None] - _DEPTH
-    rows = np.arange(state.batch_size)[:, None]
-    return np.where(index >= 0, state.discard[rows, np.maximum(index, 0)], -1)
-
-
-def _meld_new(state: State) -> np.ndarray:
-    """bool (B, M): slots laid or changed this turn: their cells differ from the turn's
-    start (a slot laid this turn was empty then)."""
-    used = int(state.num_melds.max(initial=0))
-    new = np.zeros((state.batch_size, MAX_MELDS), bool)
-    new[:, :used] = (state.cells[:, :used] != state.snap_cells[:, :used]).any(-1)
-    return new
-
-
 def observe(rules: RuleSet, state: State, seat: np.ndarray | int,
             privileged: bool = False) -> np.ndarray:
     """int16 (B, obs_size): what ``seat`` (one per deal, or one for all; 0..P-1) may know.
@@ -174,45 +147,157 @@ def observe(rules: RuleSet, state: State, seat: np.ndarray | int,
     ``unseen`` counts, unless ``privileged`` (for critics) appends ``all_hands`` and the
     stock order.
     """
-    b, p = state.batch_size, rules.num_players
-    size, names = _part_names(rules, privileged)
-    seat = np.asarray(seat)
-    if seat.ndim == 0:
-        seat = np.full(b, seat)
-    rows = np.arange(b)[:, None]
-    order = _SEAT_ORDER[p - 1, seat, :p]  # the seats from the observer's on, in turn order
-    hands = state.hands[rows, order]
-    hand = hands[:, 0]
-    table, discards = state.table_counts, state.discard_counts
-    bottom = state.bottom[:, None] == _KINDS
-    parts = {
-        "hand": hand, "meld_kind": state.meld_kind, "meld_key": state.meld_key,
-        "meld_cells": state.cells.reshape(b, -1), "meld_new": _meld_new(state),
-        "table_counts": table, "discard_newest": _newest_discards(state),
-        "discard_counts": discards, "discard_size": state.discard_len[:, None],
-        "bottom_card": bottom, "stock_size": state.stock_len[:, None],
-        "hand_sizes": hands.sum(-1, dtype=np.int16), "opened": state.opened[rows, order],
-        "known_taken": state.known_taken[rows, order].reshape(b, -1),
-        "unseen": _pack(rules.num_jokers) - hand - table - discards - bottom,  # int16
-        "to_act": order == state.current[:, None],
-        "phase": state.phase[:, None] == _PHASES, "round": (state.turn // p + 1)[:, None],
-        "melding_allowed": melding_allowed(rules, state)[:, None],
-        "turn_flags": np.array([state.took_pile, state.laid, state.undone,  # TURN_FLAGS
-                                state.opened_before, state.freed_jokers > 0]).T,
-        "must_use": state.must_use[:, None] == _KINDS, "taken_unlaid": state.taken_unlaid,
-        "opening_points": _opening_points(rules, state)[:, None],
-        "rebuilds": state.rebuilds[:, None], "scores": state.scores[rows, order],
-    }
-    if privileged:
-        parts["all_hands"] = hands.reshape(b, -1)
-        stock = np.full((b, MAX_STOCK_SHOWN), -1, np.int16)
-        length = state.stock.shape[1]
-        stock[:, :length] = np.where(np.arange(length) < state.stock_len[:, None], state.stock, -1)
-        parts["stock_order"] = stock
-    # one call writes every part in layout order (with a batch of one deal, numpy's
-    # per-call overhead is most of the cost)
-    out = np.empty((b, size), np.int16)
-    return np.concatenate([parts[name] for name in names], axis=1, out=out)
+    b = state.batch_size
+    seats = np.full(b, seat, np.int64) if np.ndim(seat) == 0 else np.asarray(seat, np.int64)
+    out = np.empty((b, _sizes(rules)[privileged]), np.int16)
+    tables = kernel_tables(rules)
+    _observe_rows(tables.params, tables.cell_value, _pack(rules.num_jokers), seats,
+                  privileged, state.hands, state.meld_kind, state.meld_key, state.cells,
+                  state.snap_cells, state.num_melds, state.snap_num_melds, state.table_counts,
+                  state.discard, state.discard_len, state.discard_counts, state.bottom,
+                  state.stock, state.stock_len, state.opened, state.known_taken, state.current,
+                  state.phase, state.turn, state.took_pile, state.laid, state.undone,
+                  state.opened_before, state.freed_jokers, state.must_use, state.taken_unlaid,
+                  state.rebuilds, state.scores, out)
+    return out
+
+
+@kernel
+def _observe_rows(p: np.ndarray, cell_value: np.ndarray, pack: np.ndarray, seats: np.ndarray,
+                  privileged: bool, hands: np.ndarray, meld_kind: np.ndarray,
+                  meld_key: np.ndarray, cells: np.ndarray, snap_cells: np.ndarray,
+                  num_melds: np.ndarray, snap_num_melds: np.ndarray, table_counts: np.ndarray,
+                  discard: np.ndarray, discard_len: np.ndarray, discard_counts: np.ndarray,
+                  bottom: np.ndarray, stock: np.ndarray, stock_len: np.ndarray,
+                  opened: np.ndarray, known_taken: np.ndarray, current: np.ndarray,
+                  phase: np.ndarray, turn: np.ndarray, took_pile: np.ndarray, laid: np.ndarray,
+                  undone: np.ndarray, opened_before: np.ndarray, freed_jokers: np.ndarray,
+                  must_use: np.ndarray, taken_unlaid: np.ndarray, rebuilds: np.ndarray,
+                  scores: np.ndarray, out: np.ndarray) -> None:
+    """Write each deal's observation into ``out`` (B, obs_size), part by part in the order
+    of ``obs_layout`` (a test checks every part against its slice's meaning)."""
+    players = p[R_PLAYERS]
+    k = NUM_KINDS
+    order = np.empty(players, np.int64)
+    for b in range(len(seats)):
+        row = out[b]
+        for i in range(players):  # the observer first, in turn order
+            order[i] = (seats[b] + i) % players
+        hand = hands[b, order[0]]
+        row[:k] = hand
+        at = _write_table(row, k, meld_kind[b], meld_key[b], cells[b], snap_cells[b],
+                          num_melds[b], table_counts[b])
+        at = _write_piles(row, at, discard[b], discard_len[b], discard_counts[b], bottom[b],
+                          stock_len[b])
+        at = _write_seats(row, at, order, hands[b], opened[b], known_taken[b])
+        for kind in range(k):  # unseen: other hands and the stock
+            row[at + kind] = (pack[kind] - hand[kind] - table_counts[b, kind]
+                              - discard_counts[b, kind] - (bottom[b] == kind))
+        at += k
+        for i in range(players):
+            row[at + i] = order[i] == current[b]
+        at = _one_hot(row, at + players, phase[b], len(PHASE_NAMES))
+        row[at] = turn[b] // players + 1
+        row[at + 1] = may_meld_in_turn(p, turn[b])
+        at += 2
+        row[at + FLAG_TOOK_PILE] = took_pile[b]  # turn_flags, in TURN_FLAGS order
+        row[at + FLAG_LAID] = laid[b]
+        row[at + FLAG_UNDONE] = undone[b]
+        row[at + FLAG_OPENED_BEFORE] = opened_before[b]
+        row[at + FLAG_FREED_JOKERS] = freed_jokers[b] > 0
+        at = _one_hot(row, at + len(TURN_FLAGS), must_use[b], k)
+        row[at: at + k] = taken_unlaid[b]
+        row[at + k] = 0  # opening_points: meld value laid this turn by a seat not yet opened
+        if laid[b] and not opened_before[b]:
+            row[at + k] = melds_value(cell_value, meld_kind[b], meld_key[b], cells[b],
+                                      _slots_between(snap_num_melds[b], num_melds[b]))
+        row[at + k + 1] = rebuilds[b]
+        at += k + 2
+        for i in range(players):
+            row[at + i] = scores[b, order[i]]
+        if privileged:
+            _write_hidden(row, at + players, order, hands[b], stock[b], stock_len[b])
+
+
+@kernel
+def _slots_between(first: int, stop: int) -> np.ndarray:
+    """bool (M,): the meld slots first .. stop - 1."""
+    slots = np.zeros(MAX_MELDS, np.bool_)
+    slots[first:stop] = True
+    return slots
+
+
+@kernel
+def _one_hot(row: np.ndarray, at: int, index: int, size: int) -> int:
+    """Write a one-hot of ``index`` (none if outside 0..size-1) at ``row[at:]``; returns
+    where the next part starts."""
+    row[at: at + size] = 0
+    if 0 <= index < size:
+        row[at + index] = 1
+    return at + size
+
+
+@kernel
+def _write_table(row: np.ndarray, at: int, meld_kind: np.ndarray, meld_key: np.ndarray,
+                 cells: np.ndarray, snap_cells: np.ndarray, num_melds: int,
+                 table_counts: np.ndarray) -> int:
+    """meld_kind, meld_key, meld_cells, meld_new (cells that differ from the turn's start)
+    and table_counts of one deal, from ``row[at]``; returns where the next part starts."""
+    m = MAX_MELDS
+    row[at: at + m] = meld_kind
+    row[at + m: at + 2 * m] = meld_key
+    at += 2 * m
+    row[at: at + m * MELD_CELLS] = cells.ravel()
+    at += m * MELD_CELLS
+    row[at: at + m] = 0
+    for slot in range(num_melds):
+        for c in range(MELD_CELLS):
+            if cells[slot, c] != snap_cells[slot, c]:
+                row[at + slot] = 1
+                break
+    at += m
+    row[at: at + NUM_KINDS] = table_counts
+    return at + NUM_KINDS
+
+
+@kernel
+def _write_piles(row: np.ndarray, at: int, discard: np.ndarray, discard_len: int,
+                 discard_counts: np.ndarray, bottom: int, stock_len: int) -> int:
+    """discard_newest, discard_counts, discard_size, bottom_card and stock_size."""
+    for depth in range(MAX_DISCARD_SHOWN):  # newest first
+        index = discard_len - 1 - depth
+        row[at + depth] = discard[index] if index >= 0 else -1
+    at += MAX_DISCARD_SHOWN
+    row[at: at + NUM_KINDS] = discard_counts
+    row[at + NUM_KINDS] = discard_len
+    at = _one_hot(row, at + NUM_KINDS + 1, bottom, NUM_KINDS)
+    row[at] = stock_len
+    return at + 1
+
+
+@kernel
+def _write_seats(row: np.ndarray, at: int, order: np.ndarray, hands: np.ndarray,
+                 opened: np.ndarray, known_taken: np.ndarray) -> int:
+    """hand_sizes, opened and known_taken, seats in ``order``."""
+    players = len(order)
+    for i in range(players):
+        row[at + i] = hands[order[i]].sum()
+        row[at + players + i] = opened[order[i]]
+    at += 2 * players
+    for i in range(players):
+        row[at + i * NUM_KINDS: at + (i + 1) * NUM_KINDS] = known_taken[order[i]]
+    return at + players * NUM_KINDS
+
+
+@kernel
+def _write_hidden(row: np.ndarray, at: int, order: np.ndarray, hands: np.ndarray,
+                  stock: np.ndarray, stock_len: int) -> None:
+    """The privileged parts: all_hands (seats in ``order``) and stock_order."""
+    for i in range(len(order)):
+        row[at + i * NUM_KINDS: at + (i + 1) * NUM_KINDS] = hands[order[i]]
+    at += len(order) * NUM_KINDS
+    row[at: at + MAX_STOCK_SHOWN] = -1
+    row[at: at + stock_len] = stock[:stock_len]
 
 
 STOCK_LOOKAHEAD = 8  # top stock cards the critic view counts

@@ -45,13 +45,13 @@ from zolik_env.rummy.melds import (
     position_value,
     set_card_value,
 )
+from zolik_env.rummy.moves import begin_turns
 from zolik_env.rummy.options import RuleSet
 from zolik_env.rummy.piles import count_pile
 from zolik_env.rummy.scoring import score_deal
 from zolik_env.rummy.shuffle import deal_keys
 from zolik_env.rummy.state import PHASE_DRAW, PHASE_PLAY, State
 from zolik_env.rummy.table import count_table
-from zolik_env.rummy.turns import begin_turn
 
 PHASES = {"draw": PHASE_DRAW, "play": PHASE_PLAY}
 
@@ -149,7 +149,7 @@ def make_state(rules: RuleSet, hands: Sequence[str], stock: str | None = None,
     d["rng_key"] = deal_keys([seed])
     d["table_counts"] = count_table(d["meld_kind"], d["meld_key"], d["cells"])
     d["discard_counts"] = count_pile(d["discard"], d["discard_len"])
-    begin_turn(rules, d, np.arange(1))
+    begin_turns(rules, d, np.arange(1))
     return State(**d)
 
 

@@ -98,12 +98,11 @@ class State:
         values = list(_all_fields(self))
         for name, value in changes.items():
             values[_FIELD_INDEX[name]] = value
-        # Fill the slots directly: the frozen __init__ costs more than the step it ends
-        # when a batch holds one deal.
-        new = object.__new__(State)
-        for set_field, value in zip(_FIELD_SETTERS, values, strict=True):
-            set_field(new, value)
-        return new
+        return from_fields(values)
+
+    def fields(self) -> list[np.ndarray]:
+        """Every field's array (not copied), in ``FIELD_NAMES`` order."""
+        return list(_all_fields(self))
 
     def to_dict(self) -> dict[str, np.ndarray]:
         """Mutable copies of every field (the step functions edit these, then rebuild)."""
@@ -123,34 +122,15 @@ _FIELD_INDEX = {name: i for i, name in enumerate(FIELD_NAMES)}
 _FIELD_SETTERS = tuple(State.__dict__[name].__set__ for name in FIELD_NAMES)  # slot setters
 
 
-class CopyOnUse(dict[str, np.ndarray]):
-    """Field name -> a private copy of that field of ``state``, made on first use.
+def from_fields(values: list[np.ndarray]) -> State:
+    """A State of the arrays ``values`` in ``FIELD_NAMES`` order (not copied or checked).
 
-    ``game.step`` hands one to the move functions, which edit the arrays in place;
-    copying only the fields a move touches keeps ``step`` pure without copying every
-    field every step. ``peek`` reads a field without copying it.
-    """
-
-    __slots__ = ("_state",)
-
-    def __init__(self, state: State) -> None:
-        super().__init__()
-        self._state = state
-
-    def __missing__(self, name: str) -> np.ndarray:
-        value: np.ndarray = getattr(self._state, name).copy()
-        self[name] = value
-        return value
-
-    def peek(self, name: str) -> np.ndarray:
-        """Field ``name`` as the move sees it now, not copied: read it, never write it."""
-        field: np.ndarray = self[name] if name in self else getattr(self._state, name)
-        return field
-
-
-def peek(d: dict[str, np.ndarray], name: str) -> np.ndarray:
-    """``d[name]`` for reading only: no copy when ``d`` is a :class:`CopyOnUse`."""
-    return d.peek(name) if isinstance(d, CopyOnUse) else d[name]
+    Fills the slots directly: the frozen ``__init__`` costs more than the step that builds
+    the State when a batch holds one deal."""
+    new = object.__new__(State)
+    for set_field, value in zip(_FIELD_SETTERS, values, strict=True):
+        set_field(new, value)
+    return new
 
 
 def concatenate(states: list[State]) -> State:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import functools
+from typing import NamedTuple
 
 import numpy as np
 
-from zolik_env.rummy.actions import MELD_CELLS, RUN, SET, SET_JOKER_CELL
+from zolik_env.rummy.actions import MELD_CELLS, RUN, SET, SET_JOKER_CELL, meld_pattern_valid
 from zolik_env.rummy.cards import NUM_KINDS, NUM_SUITS
+from zolik_env.rummy.jit import by_identity, params
 from zolik_env.rummy.melds import hand_card_value, position_value, set_card_value
 from zolik_env.rummy.options import RuleSet
 
@@ -47,3 +49,19 @@ def cell_values(rules: RuleSet, meld_kind: np.ndarray, meld_key: np.ndarray,
     it stands for); 0 for empty cells."""
     values: np.ndarray = cell_value_table(rules)[meld_kind, meld_key] * (cells != 0)
     return values
+
+
+class KernelTables(NamedTuple):
+    """What the compiled kernels read of a rule set."""
+
+    params: np.ndarray  # int64 (NUM_PARAMS,) the options (``jit.params``)
+    hand_value: np.ndarray  # int16 (K,) ``hand_values``
+    cell_value: np.ndarray  # int16 (3, 13, C) ``cell_value_table``
+    pattern_valid: np.ndarray  # bool (NUM_MELD_PATTERNS,) ``actions.meld_pattern_valid``
+
+
+@by_identity
+def kernel_tables(rules: RuleSet) -> KernelTables:
+    """The kernels' tables of ``rules`` (memoised by identity: a step looks them up)."""
+    return KernelTables(params(rules), hand_values(rules), cell_value_table(rules),
+                        meld_pattern_valid(rules))

@@ -1,0 +1,104 @@
+"""Compiled kernels: the core's rules run as numba-compiled loops over the deals.
+
+numpy's per-call overhead made one deal cost as much as a hundred: a step was dozens of
+array operations of a few elements each. The moves, masks and observations are therefore
+written once, as scalar code over one deal (``for b in range(B)`` calling a per-deal
+function), and compiled with ``numba.njit``. That is the one implementation of the rules
+in the batched core; the readable rules API (``rules.check_meld``, ``check_opening``,
+``score_deal``) stays the specification, and the tests hold the kernels to it.
+
+``kernel`` compiles with an on-disk cache (``__pycache__`` beside the source, or
+``NUMBA_CACHE_DIR``), so only the first import on a machine pays the compile.
+
+``params(rules)`` is the rule set as one int64 array, read inside kernels through the
+``R_*`` indices; option strings become the small codes below.
+
+This module imports only numpy and numba.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
+import numba
+import numpy as np
+
+from zolik_env.rummy.options import RuleSet
+
+F = TypeVar("F", bound=Callable[..., Any])
+T = TypeVar("T")
+
+
+def by_identity(function: Callable[[RuleSet], T]) -> Callable[[RuleSet], T]:
+    """Memoise a function of a rule set by the object's identity. Hashing a ``RuleSet``
+    (thirty fields) costs more than the kernel call it prepares when a batch holds one
+    deal; the cache keeps its rule sets alive, so an identity is never reused."""
+    cache: dict[int, tuple[RuleSet, T]] = {}
+
+    @functools.wraps(function)
+    def cached(rules: RuleSet) -> T:
+        hit = cache.get(id(rules))
+        if hit is None:
+            hit = cache[id(rules)] = (rules, function(rules))
+        return hit[1]
+
+    return cached
+
+
+def kernel(function: F) -> F:
+    """``numba.njit`` with the on-disk cache, typed so that callers keep the signature."""
+    return cast(F, numba.njit(cache=True, nogil=True)(function))
+
+
+def inline_kernel(function: F) -> F:
+    """A ``kernel`` that other kernels compile into themselves (numba's
+    ``inline="always"``) rather than call: a function handed the State's fields as one
+    tuple would otherwise copy the whole tuple on every call."""
+    return cast(F, numba.njit(cache=True, nogil=True, inline="always")(function))
+
+
+# Indices into ``params(rules)``.
+(R_PLAYERS, R_STARTER_DISCARDS_FIRST, R_BOTTOM_CARD, R_BOTTOM_FROM_ROUND, R_NO_MELD_ROUNDS,
+ R_DEEP_PICKUP, R_PICKUP_NEEDS_OPENED, R_MAX_HAND_CARDS, R_FEWER_JOKERS, R_JOKERS_ADJACENT,
+ R_MAX_JOKERS_IN_SET, R_OPENING_POINTS, R_CLEAN_RUN, R_SHUFFLE_REBUILD, R_REBUILD_KEEPS,
+ R_MAX_REBUILDS, R_MAX_TURNS, R_SCORING, R_NEVER_OPENED_PENALTY, R_WINNER_BONUS,
+ R_CLOSED_MULTIPLIER, R_NUM_JOKERS) = range(22)
+NUM_PARAMS = 22
+
+# ``R_SCORING`` codes, in the order of the option's allowed values.
+SCORING_PENALTY, SCORING_POINTS, SCORING_LAID = 0, 1, 2
+_SCORING = {"penalty": SCORING_PENALTY, "points": SCORING_POINTS, "laid": SCORING_LAID}
+
+
+@by_identity
+def params(rules: RuleSet) -> np.ndarray:
+    """int64 (NUM_PARAMS,): the options the kernels read, indexed by the ``R_*`` names."""
+    values = {
+        R_PLAYERS: rules.num_players,
+        R_STARTER_DISCARDS_FIRST: rules.starter_discards_first,
+        R_BOTTOM_CARD: rules.bottom_card,
+        R_BOTTOM_FROM_ROUND: rules.bottom_card_from_round,
+        R_NO_MELD_ROUNDS: rules.no_meld_rounds,
+        R_DEEP_PICKUP: rules.discard_pickup == "deep",
+        R_PICKUP_NEEDS_OPENED: rules.pickup_needs_opened,
+        R_MAX_HAND_CARDS: rules.max_hand_cards,
+        R_FEWER_JOKERS: rules.jokers_fewer_than_naturals,
+        R_JOKERS_ADJACENT: rules.jokers_adjacent_in_run,
+        R_MAX_JOKERS_IN_SET: rules.max_jokers_in_set,
+        R_OPENING_POINTS: rules.opening_points,
+        R_CLEAN_RUN: rules.opening_needs_clean_run,
+        R_SHUFFLE_REBUILD: rules.stock_rebuild == "shuffle",
+        R_REBUILD_KEEPS: rules.rebuild_keeps,
+        R_MAX_REBUILDS: rules.max_stock_rebuilds,
+        R_MAX_TURNS: rules.max_turns,
+        R_SCORING: _SCORING[rules.scoring],
+        R_NEVER_OPENED_PENALTY: rules.never_opened_penalty,
+        R_WINNER_BONUS: rules.winner_bonus,
+        R_CLOSED_MULTIPLIER: rules.closed_from_hand_multiplier,
+        R_NUM_JOKERS: rules.num_jokers,
+    }
+    out = np.array([int(values[i]) for i in range(NUM_PARAMS)], np.int64)
+    out.flags.writeable = False
+    return out
