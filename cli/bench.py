@@ -6,7 +6,11 @@ table; never a timed test (these machines are shared and noisy: compare ratios f
 one run).
 
     zolik bench [--presets cz sk jolly] [--players 2 4] [--batches 1 64 1024] [--seconds 3]
-                [--aec]
+                [--aec] [--openspiel]
+
+With --openspiel (the ``bench`` extra: pip install 'zolik[bench]'), OpenSpiel's gin rummy
+stepped from Python is timed in the same run, and each one-game-at-a-time row is printed
+as a multiple of it.
 """
 
 from __future__ import annotations
@@ -14,9 +18,9 @@ from __future__ import annotations
 import argparse
 
 from cli.args import positive_float, positive_int
-from zolik_env.envs.bench import bench_aec
+from zolik_env.envs.bench import bench_aec, bench_openspiel
 from zolik_env.rummy import options
-from zolik_env.rummy.bench import bench_one, format_table
+from zolik_env.rummy.bench import bench_one, format_ratios, format_table
 
 
 def main(argv: list[str]) -> int:
@@ -31,8 +35,17 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--aec", action="store_true",
                         help="also time the PettingZoo AEC loop of zolik_v0 (one deal at a "
                              "time, env.last() every decision): 'aec' in the batch column")
+    parser.add_argument("--openspiel", action="store_true",
+                        help="also time OpenSpiel's gin rummy from Python (needs the bench "
+                             "extra) and print the ratios to it")
     args = parser.parse_args(argv)
     rows = []
+    if args.openspiel:
+        try:
+            rows.append(bench_openspiel(args.seconds))
+        except RuntimeError as error:
+            parser.error(str(error))
+        print(format_table(rows[-1:]).splitlines()[-1], flush=True)
     for preset in args.presets:
         for players in args.players:
             for batch in args.batches:
@@ -45,4 +58,7 @@ def main(argv: list[str]) -> int:
                 print(format_table(rows[-1:]).splitlines()[-1], flush=True)
     print()
     print(format_table(rows))
+    if args.openspiel:
+        print()
+        print(format_ratios(rows, rows[0]))
     return 0

@@ -1,5 +1,6 @@
 """Throughput of the PettingZoo AEC loop of ``zolik_v0``: one deal at a time, as most
-users step it.
+users step it; and of OpenSpiel's gin rummy stepped from Python, the same way, for
+comparison (``zolik bench --openspiel``, with the ``bench`` extra).
 
 Each decision reads ``env.last()`` (the acting agent's observation and action mask, as
 an agent needs them) and plays a uniformly random legal move; a finished deal is
@@ -36,10 +37,57 @@ def bench_aec(preset: str, players: int, seconds: float, seed: int = 0) -> Bench
                 deal_seed += 1
                 env.reset(seed=deal_seed)
             continue
-        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        env.step(random_legal(obs["action_mask"], rng))
         decisions += 1
     elapsed = time.perf_counter() - start
     raw = env.unwrapped
     return BenchRow(preset, players, 0, decisions / elapsed,
                     decisions / elapsed / mean_deal_length(rules), float("nan"),
                     raw.core_state.nbytes() / 2**20)
+
+
+def bench_openspiel(seconds: float, seed: int = 0) -> BenchRow:
+    """OpenSpiel's gin rummy (2 players) from its Python API for about ``seconds``: an
+    observation tensor and the legal-action mask every decision, a uniformly random legal
+    move, chance outcomes (the deal, the draws) sampled by their probabilities; the
+    loop an OpenSpiel user writes, for comparison with ``bench_aec`` and the core's
+    batch-1 row. Needs the ``bench`` extra (``pip install zolik[bench]``)."""
+    try:
+        import pyspiel
+    except ImportError as error:
+        raise RuntimeError("OpenSpiel is not installed: pip install 'zolik[bench]' "
+                           "(open_spiel)") from error
+    game = pyspiel.load_game("gin_rummy")
+    rng = np.random.default_rng(seed)
+    decisions = deals = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(_sample_outcome(state.chance_outcomes(), rng.random()))
+                continue
+            state.observation_tensor()
+            mask = np.asarray(state.legal_actions_mask(), bool)
+            state.apply_action(random_legal(mask, rng))
+            decisions += 1
+        deals += 1
+    elapsed = time.perf_counter() - start
+    return BenchRow("gin_rummy", 2, 0, decisions / elapsed, deals / elapsed, float("nan"),
+                    float("nan"), loop="openspiel")
+
+
+def random_legal(mask: np.ndarray, rng: np.random.Generator) -> int:
+    """A uniformly random legal action of one mask (both loops pick their moves alike)."""
+    legal = np.flatnonzero(mask)
+    return int(legal[int(rng.random() * len(legal))])
+
+
+def _sample_outcome(outcomes: list[tuple[int, float]], uniform: float) -> int:
+    """The chance outcome at ``uniform`` on the cumulative probabilities."""
+    total = 0.0
+    for action, probability in outcomes:
+        total += probability
+        if uniform < total:
+            return int(action)
+    return int(outcomes[-1][0])

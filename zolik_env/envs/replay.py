@@ -36,19 +36,28 @@ VERSION = 1
 
 
 class Recorder:
-    """Collects one game's records: ``start_deal``, ``move`` per action, ``end_deal``."""
+    """Collects one game's records: ``start_deal``, ``move`` per action, ``end_deal``.
+
+    A move is kept as ``(deal, turn, seat, action)`` and written out as its record when
+    ``records`` is read, so that recording costs an AEC step next to nothing."""
 
     def __init__(self, rules: options.RuleSet, agents: list[str] | None = None) -> None:
-        self.records: list[dict[str, Any]] = [{
+        self._entries: list[dict[str, Any] | tuple[int, int, int, int]] = [{
             "kind": "game", "version": VERSION, "rules": rules.name,
             "rule_options": options.rule_options_of(rules), "num_players": rules.num_players}]
         if agents is not None:
-            self.records[0]["agents"] = list(agents)
+            self._entries[0]["agents"] = list(agents)  # type: ignore[index]
         self.deal = -1
+
+    @property
+    def records(self) -> list[dict[str, Any]]:
+        """Every record so far, in order (a new list; moves written out now)."""
+        return [entry if isinstance(entry, dict) else _move_record(*entry)
+                for entry in self._entries]
 
     def start_deal(self, seed: int, deal_index: int) -> None:
         self.deal += 1
-        self.records.append({"kind": "deal", "deal": self.deal, "seed": int(seed),
+        self._entries.append({"kind": "deal", "deal": self.deal, "seed": int(seed),
                              "deal_index": int(deal_index)})
 
     def move(self, state: State, action: int) -> None:
@@ -57,11 +66,10 @@ class Recorder:
 
     def record_move(self, turn: int, seat: int, action: int) -> None:
         """Record ``action`` played by ``seat`` at ``turn`` of the current deal."""
-        self.records.append({"kind": "move", "deal": self.deal, "turn": int(turn),
-                             "seat": int(seat), "move": actions.action_to_string(int(action))})
+        self._entries.append((self.deal, int(turn), int(seat), int(action)))
 
     def end_deal(self, state: State) -> None:
-        self.records.append({"kind": "result", "deal": self.deal,
+        self._entries.append({"kind": "result", "deal": self.deal,
                              "scores": state.scores[0].tolist(),
                              "winner": int(state.winner[0]),
                              "truncated": bool(state.truncated[0])})
@@ -71,6 +79,11 @@ class Recorder:
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(self.dumps(), encoding="utf-8")
+
+
+def _move_record(deal: int, turn: int, seat: int, action: int) -> dict[str, Any]:
+    return {"kind": "move", "deal": deal, "turn": turn, "seat": seat,
+            "move": actions.action_to_string(action)}
 
 
 def load(path: str | Path) -> list[dict[str, Any]]:

@@ -166,6 +166,7 @@ class raw_env(MaskedAECEnv, EzPickle):  # PettingZoo naming
         self._set_spaces(self.rules.num_players, observation_space(self.rules),
                          actions.NUM_ACTIONS)
         self.state_space = observation_space(self.rules, privileged=True)
+        self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self._rng = np.random.default_rng()
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -181,13 +182,18 @@ class raw_env(MaskedAECEnv, EzPickle):  # PettingZoo naming
         deal_index = index if self.rules.starting_seat_rotates else 0
         self.core_state = game.init(self.rules, [seed], deal_index)
         self.recorder.start_deal(seed, deal_index)
-        self._mask = game.legal_action_mask(self.rules, self.core_state)[0].astype(np.int8)
-        self.agent_selection = self.possible_agents[int(self.core_state.current[0])]
+        self._after_move()
+
+    def _after_move(self) -> None:
+        """The mask and the agent to act, for a deal in progress (int8 view of the bool
+        mask: the core writes it fresh for every move)."""
+        self._mask = game.legal_action_mask(self.rules, self.core_state)[0].view(np.int8)
+        self._seat_to_act = int(self.core_state.current[0])
+        self.agent_selection = self.possible_agents[self._seat_to_act]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = self.possible_agents.index(agent)
-        live = seat == int(self.core_state.current[0]) and not self.core_state.done[0]
-        mask = self._mask if live else np.zeros(actions.NUM_ACTIONS, np.int8)
+        seat = self._seats[agent]
+        mask = self._mask if seat == self._seat_to_act else np.zeros(actions.NUM_ACTIONS, np.int8)
         return {"observation": observe(self.rules, self.core_state, seat)[0], "action_mask": mask}
 
     def state(self) -> np.ndarray:
@@ -202,15 +208,16 @@ class raw_env(MaskedAECEnv, EzPickle):  # PettingZoo naming
             self._was_dead_step(action)
             return
         a = self._check_action(agent, action)
-        self.recorder.move(self.core_state, a)
-        self.core_state, _ = game.step(self.rules, self.core_state, [a], validate=False)
+        self.recorder.record_move(int(self.core_state.turn[0]), self._seat_to_act, a)
+        self.core_state, out = game.step(self.rules, self.core_state, np.array([a]),
+                                         validate=False)
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        if self.core_state.done[0]:
+        if out.terminated[0] or out.truncated[0]:
+            self._seat_to_act = -1  # nobody: every mask is all zeros
             self._end_deal()
         else:
-            self._mask = game.legal_action_mask(self.rules, self.core_state)[0].astype(np.int8)
-            self.agent_selection = self.possible_agents[int(self.core_state.current[0])]
+            self._after_move()
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()

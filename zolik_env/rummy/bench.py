@@ -20,13 +20,14 @@ from zolik_env.rummy.observe import observe
 
 @dataclass(frozen=True)
 class BenchRow:
-    preset: str
+    preset: str  # or another game's name for a comparison row
     players: int
-    batch: int  # 0: the AEC loop of one deal (``zolik_env.envs.bench``)
+    batch: int  # 0: a loop of one game at a time, named by ``loop``
     decisions_per_s: float
     deals_per_s: float  # decisions/s over the mean decisions per finished deal
     mask_us_per_state: float  # not timed for the AEC loop
     state_mib: float
+    loop: str = "aec"  # what steps the game when ``batch`` is 0: "aec", "openspiel"
 
 
 @functools.cache
@@ -76,7 +77,23 @@ def bench_one(preset: str, players: int, batch: int, seconds: float, seed: int =
 def format_table(rows: list[BenchRow]) -> str:
     lines = ["| preset | players | batch | decisions/s | deals/s | mask µs/state | state MiB |",
              "|---|---:|---:|---:|---:|---:|---:|"]
-    lines += [f"| {r.preset} | {r.players} | {r.batch or 'aec'} | {r.decisions_per_s:,.0f} | "
+    lines += [f"| {r.preset} | {r.players} | {r.batch or r.loop} | {r.decisions_per_s:,.0f} | "
               f"{r.deals_per_s:,.1f} | {f'{r.mask_us_per_state:.1f}' if r.batch else ''} | "
-              f"{r.state_mib:.2f} |" for r in rows]
+              f"{_mib(r.state_mib)} |" for r in rows]
+    return "\n".join(lines)
+
+
+def _mib(value: float) -> str:
+    return "" if value != value else f"{value:.2f}"  # NaN: not measured
+
+
+def format_ratios(rows: list[BenchRow], reference: BenchRow) -> str:
+    """One line per row of one game at a time (batch 1, or a loop) against ``reference``
+    (another game's loop measured in the same run): decisions/s as a multiple of it."""
+    lines = [f"against {reference.preset} ({reference.loop}, {reference.decisions_per_s:,.0f} "
+             f"decisions/s, same run):"]
+    for r in rows:
+        if r is not reference and r.batch in (0, 1) and r.loop != reference.loop:
+            lines.append(f"  {r.preset} {r.players}p {'batch 1' if r.batch else r.loop}: "
+                         f"{r.decisions_per_s / reference.decisions_per_s:.2f}x")
     return "\n".join(lines)
