@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from zolik_env.rummy import rules
+from zolik_env.rummy import game, rules
 from zolik_env.rummy.cards import parse_cards
 from zolik_env.rummy.melds import check_meld
 from zolik_env.rummy.scoring import score_deal
@@ -53,3 +53,17 @@ def test_check_meld__a_preset_name_instead_of_rules_is_a_clear_error():
 def test_parse_cards__tokens_that_are_not_cards_are_errors(bad):
     with pytest.raises(ValueError, match="bad card"):
         parse_cards(bad)
+
+
+def test_step_without_validation__an_action_outside_the_table_still_raises():
+    cz = rules.preset("cz")
+    state = game.init(cz, [0, 1])
+    with pytest.raises(ValueError, match="outside the action table"):
+        game.step(cz, state, [2610, 99_999], validate=False)
+    with pytest.raises(ValueError, match="one action per deal"):
+        game.step(cz, state, [2610], validate=False)
+    before = state.fields()
+    snapshot = [field.copy() for field in before]
+    with pytest.raises(ValueError):
+        game.step(cz, state, [-1, 2610], validate=False)  # -1: not an action of a live deal
+    assert all(np.array_equal(a, b) for a, b in zip(state.fields(), snapshot, strict=True))

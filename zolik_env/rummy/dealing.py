@@ -9,10 +9,10 @@ import numpy as np
 
 from zolik_env.rummy.actions import MAX_MELDS, MELD_CELLS
 from zolik_env.rummy.cards import JOKER, NUM_KINDS, cards_of, deck_counts
-from zolik_env.rummy.moves import begin_turns
 from zolik_env.rummy.options import RuleSet
 from zolik_env.rummy.shuffle import deal_keys, shuffle_order
 from zolik_env.rummy.state import PHASE_DRAW, PHASE_PLAY, State
+from zolik_env.rummy.turns import begin_turns
 
 
 def _cut(rules: RuleSet, stock: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

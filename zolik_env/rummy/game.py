@@ -22,11 +22,11 @@ import numpy as np
 
 from zolik_env.core import StepOut
 from zolik_env.rummy import actions as A
-from zolik_env.rummy import moves
+from zolik_env.rummy import moves, options
 from zolik_env.rummy.cards import deck_counts
 from zolik_env.rummy.dealing import deal
 from zolik_env.rummy.jit import kernel
-from zolik_env.rummy.masks import legal_action_mask
+from zolik_env.rummy.masks import legal_action_mask, melding_allowed
 from zolik_env.rummy.observe import card_locations, observe
 from zolik_env.rummy.options import RuleSet
 from zolik_env.rummy.state import State, from_fields
@@ -84,10 +84,16 @@ def step(rules: RuleSet, state: State, actions: Sequence[int] | np.ndarray,
 
     Raises:
         ValueError: with ``validate``, naming the first game whose action is illegal.
+            Without it, the legality check (a mask per step) is skipped: an action id
+            outside the table still raises, but another illegal move leaves its deal in an
+            unspecified state.
     """
     actions = np.asarray(actions, dtype=np.int64)
     if validate:
         _check_actions(rules, state, actions)
+    elif actions.shape != (state.batch_size,):
+        raise ValueError(f"expected one action per deal, shape ({state.batch_size},), got "
+                         f"{actions.shape}")
     fields = state.fields()
     for i in moves.written_fields(actions):  # the rest are shared with ``state``
         fields[i] = fields[i].copy()
@@ -160,3 +166,24 @@ def _sample_rows(mask: np.ndarray, uniform: np.ndarray, out: np.ndarray) -> None
                         out[b] = a
                         break
                     pick -= 1
+
+
+def compile_kernels() -> None:
+    """Compile (or load from the on-disk cache) every kernel of the core, by using each
+    public function once on a small batch. ``scripts/test.sh`` calls it before the test
+    workers start, so that a fresh checkout compiles once rather than once per worker."""
+    from zolik_env.rummy import fits, table
+    from zolik_env.rummy.observe import critic_view, observe
+
+    rules = options.preset("jolly", num_players=3)
+    state = init(rules, [0, 1])
+    rng = np.random.default_rng(0)
+    while not state.done.all():
+        mask = legal_action_mask(rules, state)
+        observe(rules, state, state.current, privileged=True)
+        critic_view(rules, state, state.current)
+        state, _ = step(rules, state, sample_legal(mask, rng))
+    melding_allowed(rules, state)
+    fits.table_fits(rules, state.meld_kind, state.meld_key, state.cells)
+    table.meets_opening(rules, state.meld_kind, state.meld_key, state.cells,
+                        state.meld_kind > 0)

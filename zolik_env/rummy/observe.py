@@ -20,14 +20,13 @@ from zolik_env.rummy.actions import MAX_MELDS, MELD_CELLS
 from zolik_env.rummy.cards import NUM_KINDS, deck_counts
 from zolik_env.rummy.jit import R_PLAYERS, by_identity, kernel
 from zolik_env.rummy.masks import may_meld_in_turn
-from zolik_env.rummy.moves import melds_value
 from zolik_env.rummy.options import RuleSet
 from zolik_env.rummy.piles import count_pile
 from zolik_env.rummy.state import PHASE_DRAW as PHASE_DRAW  # re-exported: "phase" columns
 from zolik_env.rummy.state import PHASE_OVER as PHASE_OVER
 from zolik_env.rummy.state import PHASE_PLAY as PHASE_PLAY
 from zolik_env.rummy.state import State
-from zolik_env.rummy.table import count_table
+from zolik_env.rummy.table import count_table, melds_value
 from zolik_env.rummy.values import kernel_tables
 
 

@@ -45,13 +45,13 @@ from zolik_env.rummy.melds import (
     position_value,
     set_card_value,
 )
-from zolik_env.rummy.moves import begin_turns
 from zolik_env.rummy.options import RuleSet
 from zolik_env.rummy.piles import count_pile
 from zolik_env.rummy.scoring import score_deal
 from zolik_env.rummy.shuffle import deal_keys
 from zolik_env.rummy.state import PHASE_DRAW, PHASE_PLAY, State
 from zolik_env.rummy.table import count_table
+from zolik_env.rummy.turns import begin_turns
 
 PHASES = {"draw": PHASE_DRAW, "play": PHASE_PLAY}
 

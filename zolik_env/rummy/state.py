@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import dataclasses
 import operator
+from collections import namedtuple
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -118,6 +119,14 @@ class State:
 
 FIELD_NAMES = tuple(f.name for f in dataclasses.fields(State))
 _all_fields = operator.attrgetter(*FIELD_NAMES)
+
+# The State's arrays under their field names, as the compiled moves take them (``s.hands``
+# ...; ``moves.step_rows`` builds one). Built from ``FIELD_NAMES`` so the two cannot drift
+# apart; to mypy it is ``Any``.
+if TYPE_CHECKING:
+    Fields = Any
+else:
+    Fields = namedtuple("Fields", FIELD_NAMES)
 _FIELD_INDEX = {name: i for i, name in enumerate(FIELD_NAMES)}
 _FIELD_SETTERS = tuple(State.__dict__[name].__set__ for name in FIELD_NAMES)  # slot setters
 
