@@ -86,7 +86,7 @@ the mask ends the game with -1 for the mover and 0 for the others (all agents
 terminated and truncated); an id outside ``Discrete(2658)`` fails
 ``AssertOutOfBoundsWrapper``. ``raw_env`` raises ``ValueError`` naming the move and agent.
 Every episode is recorded (``env.unwrapped.recorder``, see ``zolik_env.envs.replay``).
-``env.unwrapped.core_state`` is the core's batch-of-one ``State`` (``state()`` is
+``env.unwrapped.core_state`` is a copy of the core's batch-of-one ``State`` (``state()`` is
 PettingZoo's global state).
 """
 
@@ -111,6 +111,7 @@ from zolik_env.envs.zolik_common import (
 from zolik_env.envs.zolik_image import table_image
 from zolik_env.rummy import actions, game, options, render, scoring
 from zolik_env.rummy.observe import observe
+from zolik_env.rummy.state import State
 
 
 def env(rules: str | options.RuleSet = "cz", num_players: int | None = None,
@@ -180,26 +181,36 @@ class raw_env(MaskedAECEnv, EzPickle):  # PettingZoo naming
     def _deal(self, index: int) -> None:
         seed = int(self._rng.integers(2**63 - 1))
         deal_index = index if self.rules.starting_seat_rotates else 0
-        self.core_state = game.init(self.rules, [seed], deal_index)
+        self._state = game.init(self.rules, [seed], deal_index)
         self.recorder.start_deal(seed, deal_index)
         self._after_move()
 
     def _after_move(self) -> None:
         """The mask and the agent to act, for a deal in progress (int8 view of the bool
         mask: the core writes it fresh for every move)."""
-        self._mask = game.legal_action_mask(self.rules, self.core_state)[0].view(np.int8)
-        self._seat_to_act = int(self.core_state.current[0])
+        self._mask = game.legal_action_mask(self.rules, self._state)[0].view(np.int8)
+        self._seat_to_act = int(self._state.current[0])
         self.agent_selection = self.possible_agents[self._seat_to_act]
+
+    @property
+    def core_state(self) -> State:
+        """The deal as the core's batch-of-one ``State``: a copy (the env steps its own
+        state in place, so a kept copy stays as it was)."""
+        return State(**self._state.to_dict())
+
+    @core_state.setter
+    def core_state(self, state: State) -> None:
+        self._state = State(**state.to_dict())
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seats[agent]
         mask = self._mask if seat == self._seat_to_act else np.zeros(actions.NUM_ACTIONS, np.int8)
-        return {"observation": observe(self.rules, self.core_state, seat)[0], "action_mask": mask}
+        return {"observation": observe(self.rules, self._state, seat)[0], "action_mask": mask}
 
     def state(self) -> np.ndarray:
         """int16 (``state_space``): the deal as seat 0 sees it plus every hand and the
         stock order (``observe(..., privileged=True)``), for centralised critics."""
-        full: np.ndarray = observe(self.rules, self.core_state, 0, privileged=True)[0]
+        full: np.ndarray = observe(self.rules, self._state, 0, privileged=True)[0]
         return full
 
     def step(self, action: int | None) -> None:
@@ -208,9 +219,8 @@ class raw_env(MaskedAECEnv, EzPickle):  # PettingZoo naming
             self._was_dead_step(action)
             return
         a = self._check_action(agent, action)
-        self.recorder.record_move(int(self.core_state.turn[0]), self._seat_to_act, a)
-        self.core_state, out = game.step(self.rules, self.core_state, np.array([a]),
-                                         validate=False)
+        self.recorder.record_move(int(self._state.turn[0]), self._seat_to_act, a)
+        out = game.step_in_place(self.rules, self._state, np.array([a]), validate=False)
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
         if out.terminated[0] or out.truncated[0]:
@@ -228,11 +238,11 @@ class raw_env(MaskedAECEnv, EzPickle):  # PettingZoo naming
         a = action_id(action, actions.NUM_ACTIONS, agent)
         if not self._mask[a]:
             raise ValueError(f"{agent}: illegal move {actions.action_to_string(a)!r} "
-                             f"(action {a}) for seat {int(self.core_state.current[0])}")
+                             f"(action {a}) for seat {int(self._state.current[0])}")
         return a
 
     def _end_deal(self) -> None:
-        s = self.core_state
+        s = self._state
         self.recorder.end_deal(s)
         shaped = shape_rewards(self.rules, game.rewards_of(self.rules, s), s.winner,
                                self.reward_mode)[0]
@@ -253,10 +263,10 @@ class raw_env(MaskedAECEnv, EzPickle):  # PettingZoo naming
             return None
         seat = self.render_seat
         if seat is None:
-            seat = int(self.core_state.current[0])
+            seat = int(self._state.current[0])
         if self.render_mode == "rgb_array":
-            return table_image(self.rules, self.core_state, None if seat == "all" else int(seat))
-        text = render.render(self.rules, self.core_state, 0, None if seat == "all" else int(seat))
+            return table_image(self.rules, self._state, None if seat == "all" else int(seat))
+        text = render.render(self.rules, self._state, 0, None if seat == "all" else int(seat))
         if self.match:
             text += f"\nmatch totals {scoring.match_totals(self.deal_scores)}"
         if self.render_mode == "human":

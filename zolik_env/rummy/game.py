@@ -32,7 +32,8 @@ from zolik_env.rummy.options import RuleSet
 from zolik_env.rummy.state import State, from_fields
 from zolik_env.rummy.values import hand_values, kernel_tables
 
-__all__ = ["StepOut", "init", "legal_action_mask", "observe", "rewards_of", "step"]
+__all__ = ["StepOut", "init", "legal_action_mask", "observe", "rewards_of", "step",
+           "step_in_place"]
 
 
 def init(rules: RuleSet, seeds: Sequence[int] | np.ndarray,
@@ -72,6 +73,18 @@ def _check_actions(rules: RuleSet, state: State, actions: np.ndarray) -> None:
                             else ""))
 
 
+def _checked(rules: RuleSet, state: State, actions: Sequence[int] | np.ndarray,
+             validate: bool) -> np.ndarray:
+    """int64 (B,) ``actions``, legal where ``validate`` (else only their shape checked)."""
+    actions = np.asarray(actions, dtype=np.int64)
+    if validate:
+        _check_actions(rules, state, actions)
+    elif actions.shape != (state.batch_size,):
+        raise ValueError(f"expected one action per deal, shape ({state.batch_size},), got "
+                         f"{actions.shape}")
+    return actions
+
+
 def step(rules: RuleSet, state: State, actions: Sequence[int] | np.ndarray,
          validate: bool = True) -> tuple[State, StepOut]:
     """Apply one action per deal (ignored for finished deals).
@@ -88,12 +101,7 @@ def step(rules: RuleSet, state: State, actions: Sequence[int] | np.ndarray,
             outside the table still raises, but another illegal move leaves its deal in an
             unspecified state.
     """
-    actions = np.asarray(actions, dtype=np.int64)
-    if validate:
-        _check_actions(rules, state, actions)
-    elif actions.shape != (state.batch_size,):
-        raise ValueError(f"expected one action per deal, shape ({state.batch_size},), got "
-                         f"{actions.shape}")
+    actions = _checked(rules, state, actions, validate)
     fields = state.fields()
     for i in moves.written_fields(actions):  # the rest are shared with ``state``
         fields[i] = fields[i].copy()
@@ -101,6 +109,18 @@ def step(rules: RuleSet, state: State, actions: Sequence[int] | np.ndarray,
     moves.step_rows(*kernel_tables(rules)[:3], actions, rewards, *fields)
     new = from_fields(fields)
     return new, StepOut(rewards, new.terminated.copy(), new.truncated.copy())
+
+
+def step_in_place(rules: RuleSet, state: State, actions: Sequence[int] | np.ndarray,
+                  validate: bool = True) -> StepOut:
+    """``step`` that writes the new position into ``state``'s own arrays and returns only
+    the ``StepOut`` (whose arrays are new). For the sole owner of a state, such as an env
+    stepping its one deal, which saves copying the fields a move writes; anyone else
+    holding ``state`` sees it change. Same checks and errors as ``step``."""
+    actions = _checked(rules, state, actions, validate)
+    rewards = np.zeros((state.batch_size, rules.num_players), np.float32)
+    moves.step_rows(*kernel_tables(rules)[:3], actions, rewards, *state.fields())
+    return StepOut(rewards, state.terminated.copy(), state.truncated.copy())
 
 
 def rewards_of(rules: RuleSet, state: State) -> np.ndarray:

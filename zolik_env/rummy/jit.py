@@ -102,3 +102,14 @@ def params(rules: RuleSet) -> np.ndarray:
     out = np.array([int(values[i]) for i in range(NUM_PARAMS)], np.int64)
     out.flags.writeable = False
     return out
+
+
+@inline_kernel
+def copy_into(target: np.ndarray, source: np.ndarray) -> None:
+    """``target[...] = source`` for two C-contiguous arrays of one size (rows of the
+    State's fields), as one flat loop: numba's own slice assignment walks a 2-D row
+    element by element through its general indexing, several times slower."""
+    flat_target = target.reshape(-1)
+    flat_source = source.reshape(-1)
+    for i in range(len(flat_target)):
+        flat_target[i] = flat_source[i]

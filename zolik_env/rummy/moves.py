@@ -25,14 +25,14 @@ import numpy as np
 
 from zolik_env.rummy import actions as A
 from zolik_env.rummy.cards import NUM_NATURALS, NUM_RANKS, NUM_SUITS
-from zolik_env.rummy.jit import R_PLAYERS, R_SCORING, SCORING_PENALTY, kernel
+from zolik_env.rummy.jit import R_PLAYERS, R_SCORING, SCORING_PENALTY, inline_kernel, kernel
 from zolik_env.rummy.piles import take_bottom, take_discards
 from zolik_env.rummy.state import FIELD_NAMES, Fields
 from zolik_env.rummy.table import lay_meld, lay_off_joker, lay_off_natural
 from zolik_env.rummy.turns import discard, draw, undo
 
 
-@kernel
+@inline_kernel
 def apply(p: np.ndarray, hand_value: np.ndarray, cell_value: np.ndarray, s: Fields, b: int,
           action: int) -> None:
     """Apply ``action`` (assumed legal) to deal ``b``. An action id outside the table, or

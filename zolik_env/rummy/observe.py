@@ -18,7 +18,7 @@ import numpy as np
 
 from zolik_env.rummy.actions import MAX_MELDS, MELD_CELLS
 from zolik_env.rummy.cards import NUM_KINDS, deck_counts
-from zolik_env.rummy.jit import R_PLAYERS, by_identity, kernel
+from zolik_env.rummy.jit import R_PLAYERS, by_identity, copy_into, kernel
 from zolik_env.rummy.masks import may_meld_in_turn
 from zolik_env.rummy.options import RuleSet
 from zolik_env.rummy.piles import count_pile
@@ -246,7 +246,7 @@ def _write_table(row: np.ndarray, at: int, meld_kind: np.ndarray, meld_key: np.n
     row[at: at + m] = meld_kind
     row[at + m: at + 2 * m] = meld_key
     at += 2 * m
-    row[at: at + m * MELD_CELLS] = cells.ravel()
+    copy_into(row[at: at + m * MELD_CELLS], cells)
     at += m * MELD_CELLS
     row[at: at + m] = 0
     for slot in range(num_melds):

@@ -17,6 +17,7 @@ from zolik_env.rummy.jit import (
     R_MAX_REBUILDS,
     R_REBUILD_KEEPS,
     R_SHUFFLE_REBUILD,
+    inline_kernel,
     kernel,
 )
 from zolik_env.rummy.shuffle import row_order
@@ -50,7 +51,7 @@ def _take_card(s: Fields, b: int, card: int) -> None:
     s.took_pile[b] = True
     s.phase[b] = PHASE_PLAY
 
-@kernel
+@inline_kernel
 def take_discards(p: np.ndarray, s: Fields, b: int, count: int) -> None:
     """Take the newest ``count`` discards: cz/sk the top one, which must then be laid this
     turn; jolly any depth, no obligation (docs/rules-spec.md §2.3, §4.3)."""
@@ -63,7 +64,7 @@ def take_discards(p: np.ndarray, s: Fields, b: int, count: int) -> None:
     if not p[R_DEEP_PICKUP]:
         s.must_use[b] = s.discard[b, length - 1]
 
-@kernel
+@inline_kernel
 def take_bottom(s: Fields, b: int) -> None:
     """sk: take the face-up bottom card (once per deal; it may not be discarded this turn)."""
     _take_card(s, b, s.bottom[b])

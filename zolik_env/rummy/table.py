@@ -14,7 +14,7 @@ from zolik_env.rummy.actions import JOKER_CELL, MAX_MELDS, MELD_CELLS, NATURAL, 
 from zolik_env.rummy.actions import SET_JOKER_CELL as SET_JOKER
 from zolik_env.rummy.cards import JOKER, NUM_KINDS, NUM_RANKS, NUM_SUITS
 from zolik_env.rummy.fits import set_frees_joker
-from zolik_env.rummy.jit import R_CLEAN_RUN, R_OPENING_POINTS, kernel, params
+from zolik_env.rummy.jit import R_CLEAN_RUN, R_OPENING_POINTS, inline_kernel, kernel, params
 from zolik_env.rummy.options import RuleSet
 from zolik_env.rummy.piles import count_cards
 from zolik_env.rummy.state import Fields
@@ -144,7 +144,7 @@ def _lay_card(s: Fields, b: int, card: int) -> None:
         s.freed_jokers[b] = max(s.freed_jokers[b] - 1, 0)
     s.laid[b] = True
 
-@kernel
+@inline_kernel
 def lay_meld(p: np.ndarray, cell_value: np.ndarray, s: Fields, b: int, pattern: int) -> None:
     """Lay meld pattern ``pattern`` from hand into the next free slot."""
     slot = s.num_melds[b]
@@ -164,7 +164,7 @@ def lay_meld(p: np.ndarray, cell_value: np.ndarray, s: Fields, b: int, pattern: 
         _lay_card(s, b, JOKER)
     update_opening(p, cell_value, s, b)
 
-@kernel
+@inline_kernel
 def lay_off_natural(p: np.ndarray, cell_value: np.ndarray, s: Fields, b: int, slot: int,
                     card: int, ace_high: bool) -> None:
     """Put natural ``card`` on meld ``slot``: at a run's end it extends the run, in a set
@@ -187,7 +187,7 @@ def lay_off_natural(p: np.ndarray, cell_value: np.ndarray, s: Fields, b: int, sl
     _lay_card(s, b, card)
     update_opening(p, cell_value, s, b)
 
-@kernel
+@inline_kernel
 def lay_off_joker(p: np.ndarray, cell_value: np.ndarray, s: Fields, b: int, slot: int,
                   high: bool) -> None:
     """Put a joker at the low/high end of run ``slot``, or into set ``slot``."""

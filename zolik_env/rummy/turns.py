@@ -21,6 +21,8 @@ from zolik_env.rummy.jit import (
     R_WINNER_BONUS,
     SCORING_PENALTY,
     SCORING_POINTS,
+    copy_into,
+    inline_kernel,
     kernel,
 )
 from zolik_env.rummy.masks import may_draw
@@ -86,17 +88,17 @@ def begin_turn(p: np.ndarray, hand_value: np.ndarray, cell_value: np.ndarray, s:
     s.laid[b] = False
     s.drawn[b] = -1
     s.undone[b] = False
-    s.snap_hand[b] = s.hands[b, cur]
-    s.snap_known[b] = s.known_taken[b, cur]
+    copy_into(s.snap_hand[b], s.hands[b, cur])
+    copy_into(s.snap_known[b], s.known_taken[b, cur])
     s.snap_discard_len[b] = s.discard_len[b]
     s.snap_bottom[b] = s.bottom[b]
     s.snap_num_melds[b] = s.num_melds[b]
-    s.snap_kind[b] = s.meld_kind[b]
-    s.snap_key[b] = s.meld_key[b]
-    s.snap_cells[b] = s.cells[b]
-    s.snap_owner[b] = s.cell_owner[b]
-    s.snap_table_counts[b] = s.table_counts[b]
-    s.snap_discard_counts[b] = s.discard_counts[b]
+    copy_into(s.snap_kind[b], s.meld_kind[b])
+    copy_into(s.snap_key[b], s.meld_key[b])
+    copy_into(s.snap_cells[b], s.cells[b])
+    copy_into(s.snap_owner[b], s.cell_owner[b])
+    copy_into(s.snap_table_counts[b], s.table_counts[b])
+    copy_into(s.snap_discard_counts[b], s.discard_counts[b])
     if s.phase[b] == PHASE_DRAW and not may_draw(
             p, s.stock_len[b], s.discard_len[b], s.bottom[b], s.turn[b],
             s.hands[b, cur].sum(), s.opened[b, cur]):
@@ -120,10 +122,10 @@ def refill_stock(p: np.ndarray, hand_value: np.ndarray, cell_value: np.ndarray, 
         end_deal(p, hand_value, cell_value, s, b)
         return False
     s.snap_discard_len[b] = s.discard_len[b]  # an UNDO later keeps the new pile
-    s.snap_discard_counts[b] = s.discard_counts[b]
+    copy_into(s.snap_discard_counts[b], s.discard_counts[b])
     return True
 
-@kernel
+@inline_kernel
 def draw(p: np.ndarray, hand_value: np.ndarray, cell_value: np.ndarray, s: Fields,
          b: int) -> None:
     """Draw the top card of the stock, rebuilding an empty stock first."""
@@ -143,7 +145,7 @@ def _clear_turn(s: Fields, b: int) -> None:
     s.freed_jokers[b] = 0
     s.laid[b] = False
 
-@kernel
+@inline_kernel
 def undo(p: np.ndarray, hand_value: np.ndarray, cell_value: np.ndarray, s: Fields,
          b: int) -> None:
     """UNDO (docs/rules-spec.md §1.9): everything laid this turn returns to hand, the table
@@ -151,17 +153,17 @@ def undo(p: np.ndarray, hand_value: np.ndarray, cell_value: np.ndarray, s: Field
     instead (rebuilding an empty stock, or ending the deal if none can be drawn); only a
     discard may follow."""
     cur = s.current[b]
-    s.hands[b, cur] = s.snap_hand[b]
-    s.known_taken[b, cur] = s.snap_known[b]
+    copy_into(s.hands[b, cur], s.snap_hand[b])
+    copy_into(s.known_taken[b, cur], s.snap_known[b])
     s.discard_len[b] = s.snap_discard_len[b]
     s.bottom[b] = s.snap_bottom[b]
     s.num_melds[b] = s.snap_num_melds[b]
-    s.meld_kind[b] = s.snap_kind[b]
-    s.meld_key[b] = s.snap_key[b]
-    s.cells[b] = s.snap_cells[b]
-    s.cell_owner[b] = s.snap_owner[b]
-    s.table_counts[b] = s.snap_table_counts[b]
-    s.discard_counts[b] = s.snap_discard_counts[b]
+    copy_into(s.meld_kind[b], s.snap_kind[b])
+    copy_into(s.meld_key[b], s.snap_key[b])
+    copy_into(s.cells[b], s.snap_cells[b])
+    copy_into(s.cell_owner[b], s.snap_owner[b])
+    copy_into(s.table_counts[b], s.snap_table_counts[b])
+    copy_into(s.discard_counts[b], s.snap_discard_counts[b])
     s.opened[b, cur] = s.opened_before[b]
     if s.took_pile[b] and refill_stock(p, hand_value, cell_value, s, b):
         s.drawn[b] = pop_stock(s, b)
@@ -170,7 +172,7 @@ def undo(p: np.ndarray, hand_value: np.ndarray, cell_value: np.ndarray, s: Field
     _clear_turn(s, b)
     s.undone[b] = True
 
-@kernel
+@inline_kernel
 def discard(p: np.ndarray, hand_value: np.ndarray, cell_value: np.ndarray, s: Fields,
             b: int, card: int) -> None:
     """Discard ``card``, ending the turn; discarding the last card wins the deal."""

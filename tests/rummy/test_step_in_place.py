@@ -1,0 +1,50 @@
+"""``game.step_in_place``: the same positions and StepOuts as ``step``, written into the
+state it is given; and the AEC env, which steps its deal in place, hands out copies."""
+
+import numpy as np
+import pytest
+
+from zolik_env.envs import zolik_aec
+from zolik_env.rummy import game, rules
+from zolik_env.rummy.state import FIELD_NAMES
+
+
+@pytest.mark.parametrize(("preset", "players"), [("cz", 2), ("sk", 3), ("jolly", 4)])
+def test_step_in_place__plays_exactly_as_step(preset, players):
+    r = rules.preset(preset, num_players=players)
+    pure = game.init(r, np.arange(5))
+    owned = game.init(r, np.arange(5))
+    rng = np.random.default_rng(3)
+    for _ in range(400):
+        actions = game.sample_legal(game.legal_action_mask(r, pure), rng)
+        pure, out = game.step(r, pure, actions)
+        owned_out = game.step_in_place(r, owned, actions)
+        for name in FIELD_NAMES:
+            np.testing.assert_array_equal(getattr(owned, name), getattr(pure, name), name)
+        for a, b in zip((out.rewards, out.terminated, out.truncated),
+                        (owned_out.rewards, owned_out.terminated, owned_out.truncated),
+                        strict=True):
+            np.testing.assert_array_equal(a, b)
+
+
+def test_step_in_place__writes_into_the_given_state_and_checks_moves():
+    r = rules.preset("cz")
+    state = game.init(r, [0])
+    turn = state.turn.copy()
+    hands = state.hands
+    discard = game.legal_action_mask(r, state)[0].nonzero()[0][-1]
+    game.step_in_place(r, state, [discard])
+    assert state.hands is hands and state.turn[0] == turn[0] + 1
+    with pytest.raises(ValueError, match="illegal move"):
+        game.step_in_place(r, state, [discard])  # a discard in the draw phase
+
+
+def test_aec_env__core_state_is_a_copy_that_stays_as_it_was():
+    env = zolik_aec.raw_env()
+    env.reset(seed=1)
+    kept = env.core_state
+    turn = int(kept.turn[0])
+    while int(env.core_state.turn[0]) == turn:
+        mask = env.observe(env.agent_selection)["action_mask"]
+        env.step(int(np.flatnonzero(mask)[0]))
+    assert int(kept.turn[0]) == turn and int(env.core_state.turn[0]) == turn + 1
