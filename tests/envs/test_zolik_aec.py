@@ -180,3 +180,29 @@ def test_zolik_v0__a_numpy_player_count_is_a_player_count():
     assert len(env.agents) == 3
     with pytest.raises(ValueError, match="num_players=5 not supported"):
         zolik_v0.env(num_players=np.int64(5))
+
+
+def test_last__answers_as_the_standard_wrappers_do():
+    """``wrap``'s ``last()`` reads the unwrapped env directly: the same answers as
+    PettingZoo's wrapper chain on every decision of a deal, and the same error before
+    reset."""
+    from pettingzoo.utils import wrappers
+
+    fast = zolik_v0.env()
+    standard = wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(
+        wrappers.TerminateIllegalWrapper(zolik_v0.raw_env(), illegal_reward=-1)))
+    for env in (fast, standard):
+        with pytest.raises(AttributeError, match="before reset"):
+            env.last()
+        env.reset(seed=5)
+    rng = np.random.default_rng(0)
+    for _ in range(300):
+        got, want = fast.last(), standard.last()
+        np.testing.assert_array_equal(got[0]["observation"], want[0]["observation"])
+        np.testing.assert_array_equal(got[0]["action_mask"], want[0]["action_mask"])
+        assert got[1:] == want[1:]
+        if got[2] or got[3]:
+            break
+        move = int(rng.choice(np.flatnonzero(got[0]["action_mask"])))
+        fast.step(move)
+        standard.step(move)

@@ -62,6 +62,7 @@ def apply(p: np.ndarray, hand_value: np.ndarray, cell_value: np.ndarray, s: Fiel
     else:
         discard(p, hand_value, cell_value, s, b, action - A.DISCARD_BASE)
 
+
 @kernel
 def step_rows(p: np.ndarray, hand_value: np.ndarray, cell_value: np.ndarray,
               actions: np.ndarray, rewards: np.ndarray, hands: np.ndarray, stock: np.ndarray,

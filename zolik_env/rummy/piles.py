@@ -51,6 +51,7 @@ def _take_card(s: Fields, b: int, card: int) -> None:
     s.took_pile[b] = True
     s.phase[b] = PHASE_PLAY
 
+
 @inline_kernel
 def take_discards(p: np.ndarray, s: Fields, b: int, count: int) -> None:
     """Take the newest ``count`` discards: cz/sk the top one, which must then be laid this
@@ -64,11 +65,13 @@ def take_discards(p: np.ndarray, s: Fields, b: int, count: int) -> None:
     if not p[R_DEEP_PICKUP]:
         s.must_use[b] = s.discard[b, length - 1]
 
+
 @inline_kernel
 def take_bottom(s: Fields, b: int) -> None:
     """sk: take the face-up bottom card (once per deal; it may not be discarded this turn)."""
     _take_card(s, b, s.bottom[b])
     s.bottom[b] = -1
+
 
 @kernel
 def pop_stock(s: Fields, b: int) -> int:
@@ -78,6 +81,7 @@ def pop_stock(s: Fields, b: int) -> int:
     s.stock[b, top] = -1
     s.stock_len[b] = top
     return int(card)
+
 
 @kernel
 def rebuild_stock(p: np.ndarray, s: Fields, b: int) -> int:

@@ -96,6 +96,7 @@ def meets_opening_kernel(p: np.ndarray, cell_value: np.ndarray, meld_kind: np.nd
     return bool(melds_value(cell_value, meld_kind, meld_key, cells, counted)
                 >= p[R_OPENING_POINTS])
 
+
 @kernel
 def melds_value(cell_value: np.ndarray, meld_kind: np.ndarray, meld_key: np.ndarray,
                 cells: np.ndarray, counted: np.ndarray) -> int:
@@ -109,12 +110,14 @@ def melds_value(cell_value: np.ndarray, meld_kind: np.ndarray, meld_key: np.ndar
                     points += cell_value[meld_kind[m], meld_key[m], c]
     return points
 
+
 @kernel
 def new_melds(s: Fields, b: int) -> np.ndarray:
     """bool (M,): the slots laid this turn."""
     new = np.zeros(MAX_MELDS, np.bool_)
     new[s.snap_num_melds[b]: s.num_melds[b]] = True
     return new
+
 
 @kernel
 def update_opening(p: np.ndarray, cell_value: np.ndarray, s: Fields, b: int) -> None:
@@ -127,6 +130,7 @@ def update_opening(p: np.ndarray, cell_value: np.ndarray, s: Fields, b: int) -> 
         return
     s.opened[b, s.current[b]] = meets_opening_kernel(p, cell_value, s.meld_kind[b], s.meld_key[b],
                                               s.cells[b], new_melds(s, b))
+
 
 @kernel
 def _lay_card(s: Fields, b: int, card: int) -> None:
@@ -143,6 +147,7 @@ def _lay_card(s: Fields, b: int, card: int) -> None:
     if card == JOKER:
         s.freed_jokers[b] = max(s.freed_jokers[b] - 1, 0)
     s.laid[b] = True
+
 
 @inline_kernel
 def lay_meld(p: np.ndarray, cell_value: np.ndarray, s: Fields, b: int, pattern: int) -> None:
@@ -163,6 +168,7 @@ def lay_meld(p: np.ndarray, cell_value: np.ndarray, s: Fields, b: int, pattern: 
     for _ in range(PATTERN_JOKERS[pattern]):
         _lay_card(s, b, JOKER)
     update_opening(p, cell_value, s, b)
+
 
 @inline_kernel
 def lay_off_natural(p: np.ndarray, cell_value: np.ndarray, s: Fields, b: int, slot: int,
@@ -186,6 +192,7 @@ def lay_off_natural(p: np.ndarray, cell_value: np.ndarray, s: Fields, b: int, sl
     s.cell_owner[b, slot, cell] = cur
     _lay_card(s, b, card)
     update_opening(p, cell_value, s, b)
+
 
 @inline_kernel
 def lay_off_joker(p: np.ndarray, cell_value: np.ndarray, s: Fields, b: int, slot: int,

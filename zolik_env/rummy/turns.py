@@ -55,6 +55,7 @@ def deal_scores(p: np.ndarray, hand_value: np.ndarray, cell_value: np.ndarray, s
             score = (laid + bonus) * double if won else laid - held * double
         s.scores[b, seat] = score
 
+
 @kernel
 def _laid_value(cell_value: np.ndarray, s: Fields, b: int, seat: int) -> int:
     """The meld value of the cards ``seat`` put on the table (jolly scores them)."""
@@ -65,12 +66,42 @@ def _laid_value(cell_value: np.ndarray, s: Fields, b: int, seat: int) -> int:
                 laid += int(cell_value[s.meld_kind[b, m], s.meld_key[b, m], c])
     return laid
 
+
 @kernel
 def end_deal(p: np.ndarray, hand_value: np.ndarray, cell_value: np.ndarray, s: Fields,
              b: int) -> None:
     """Close the deal: no more moves, scores written."""
     s.phase[b] = PHASE_OVER
     deal_scores(p, hand_value, cell_value, s, b)
+
+
+@inline_kernel
+def _snapshot(s: Fields, b: int, save: bool) -> None:
+    """Copy what UNDO restores into the turn's snapshot (``save``) or back from it: the
+    acting seat's hand and publicly known cards, the discard pile's length and counts, the
+    bottom card and the table."""
+    cur = s.current[b]
+    one = slice(b, b + 1)  # a scalar field's entry, as an array
+    _sync(s.snap_hand[b], s.hands[b, cur], save)
+    _sync(s.snap_known[b], s.known_taken[b, cur], save)
+    _sync(s.snap_discard_len[one], s.discard_len[one], save)
+    _sync(s.snap_bottom[one], s.bottom[one], save)
+    _sync(s.snap_num_melds[one], s.num_melds[one], save)
+    _sync(s.snap_kind[b], s.meld_kind[b], save)
+    _sync(s.snap_key[b], s.meld_key[b], save)
+    _sync(s.snap_cells[b], s.cells[b], save)
+    _sync(s.snap_owner[b], s.cell_owner[b], save)
+    _sync(s.snap_table_counts[b], s.table_counts[b], save)
+    _sync(s.snap_discard_counts[b], s.discard_counts[b], save)
+
+
+@inline_kernel
+def _sync(snapshot: np.ndarray, live: np.ndarray, save: bool) -> None:
+    if save:
+        copy_into(snapshot, live)
+    else:
+        copy_into(live, snapshot)
+
 
 @kernel
 def begin_turn(p: np.ndarray, hand_value: np.ndarray, cell_value: np.ndarray, s: Fields,
@@ -88,22 +119,13 @@ def begin_turn(p: np.ndarray, hand_value: np.ndarray, cell_value: np.ndarray, s:
     s.laid[b] = False
     s.drawn[b] = -1
     s.undone[b] = False
-    copy_into(s.snap_hand[b], s.hands[b, cur])
-    copy_into(s.snap_known[b], s.known_taken[b, cur])
-    s.snap_discard_len[b] = s.discard_len[b]
-    s.snap_bottom[b] = s.bottom[b]
-    s.snap_num_melds[b] = s.num_melds[b]
-    copy_into(s.snap_kind[b], s.meld_kind[b])
-    copy_into(s.snap_key[b], s.meld_key[b])
-    copy_into(s.snap_cells[b], s.cells[b])
-    copy_into(s.snap_owner[b], s.cell_owner[b])
-    copy_into(s.snap_table_counts[b], s.table_counts[b])
-    copy_into(s.snap_discard_counts[b], s.discard_counts[b])
+    _snapshot(s, b, True)
     if s.phase[b] == PHASE_DRAW and not may_draw(
             p, s.stock_len[b], s.discard_len[b], s.bottom[b], s.turn[b],
             s.hands[b, cur].sum(), s.opened[b, cur]):
         s.terminated[b] = True
         end_deal(p, hand_value, cell_value, s, b)
+
 
 @kernel
 def refill_stock(p: np.ndarray, hand_value: np.ndarray, cell_value: np.ndarray, s: Fields,
@@ -125,6 +147,7 @@ def refill_stock(p: np.ndarray, hand_value: np.ndarray, cell_value: np.ndarray, 
     copy_into(s.snap_discard_counts[b], s.discard_counts[b])
     return True
 
+
 @inline_kernel
 def draw(p: np.ndarray, hand_value: np.ndarray, cell_value: np.ndarray, s: Fields,
          b: int) -> None:
@@ -136,6 +159,7 @@ def draw(p: np.ndarray, hand_value: np.ndarray, cell_value: np.ndarray, s: Field
     s.drawn[b] = card
     s.phase[b] = PHASE_PLAY
 
+
 @kernel
 def _clear_turn(s: Fields, b: int) -> None:
     """Nothing taken, laid or freed this turn."""
@@ -145,6 +169,7 @@ def _clear_turn(s: Fields, b: int) -> None:
     s.freed_jokers[b] = 0
     s.laid[b] = False
 
+
 @inline_kernel
 def undo(p: np.ndarray, hand_value: np.ndarray, cell_value: np.ndarray, s: Fields,
          b: int) -> None:
@@ -153,17 +178,7 @@ def undo(p: np.ndarray, hand_value: np.ndarray, cell_value: np.ndarray, s: Field
     instead (rebuilding an empty stock, or ending the deal if none can be drawn); only a
     discard may follow."""
     cur = s.current[b]
-    copy_into(s.hands[b, cur], s.snap_hand[b])
-    copy_into(s.known_taken[b, cur], s.snap_known[b])
-    s.discard_len[b] = s.snap_discard_len[b]
-    s.bottom[b] = s.snap_bottom[b]
-    s.num_melds[b] = s.snap_num_melds[b]
-    copy_into(s.meld_kind[b], s.snap_kind[b])
-    copy_into(s.meld_key[b], s.snap_key[b])
-    copy_into(s.cells[b], s.snap_cells[b])
-    copy_into(s.cell_owner[b], s.snap_owner[b])
-    copy_into(s.table_counts[b], s.snap_table_counts[b])
-    copy_into(s.discard_counts[b], s.snap_discard_counts[b])
+    _snapshot(s, b, False)
     s.opened[b, cur] = s.opened_before[b]
     if s.took_pile[b] and refill_stock(p, hand_value, cell_value, s, b):
         s.drawn[b] = pop_stock(s, b)
@@ -171,6 +186,7 @@ def undo(p: np.ndarray, hand_value: np.ndarray, cell_value: np.ndarray, s: Field
         s.hands[b, cur, s.drawn[b]] += 1
     _clear_turn(s, b)
     s.undone[b] = True
+
 
 @inline_kernel
 def discard(p: np.ndarray, hand_value: np.ndarray, cell_value: np.ndarray, s: Fields,
@@ -197,6 +213,7 @@ def discard(p: np.ndarray, hand_value: np.ndarray, cell_value: np.ndarray, s: Fi
         end_deal(p, hand_value, cell_value, s, b)
         return
     begin_turn(p, hand_value, cell_value, s, b)
+
 
 @kernel
 def _begin_rows(p: np.ndarray, hand_value: np.ndarray, cell_value: np.ndarray,
