@@ -48,3 +48,17 @@ def test_aec_env__core_state_is_a_copy_that_stays_as_it_was():
         mask = env.observe(env.agent_selection)["action_mask"]
         env.step(int(np.flatnonzero(mask)[0]))
     assert int(kept.turn[0]) == turn and int(env.core_state.turn[0]) == turn + 1
+
+
+def test_step__finished_deals_may_be_given_any_action():
+    """A finished deal's action is ignored, whatever it is (-1 is a common filler)."""
+    r = rules.preset("cz")
+    state = game.init(r, np.arange(3))
+    state = state.replace(terminated=np.array([True, False, False]))
+    mask = game.legal_action_mask(r, state)
+    live = game.sample_legal(mask, np.random.default_rng(0))
+    for filler in (-1, 10**6):
+        actions = np.where([True, False, False], filler, live)
+        new, _ = game.step(r, state, actions)
+        assert (new.hands[0] == state.hands[0]).all() and new.turn[0] == state.turn[0]
+        game.step_in_place(r, state.replace(**state.to_dict()), actions)
