@@ -13,7 +13,7 @@ in the batched core; the readable rules API (``rules.check_meld``, ``check_openi
 ``params(rules)`` is the rule set as one int64 array, read inside kernels through the
 ``R_*`` indices; option strings become the small codes below.
 
-This module imports only numpy and numba.
+This module imports only numpy, numba and the rule options.
 """
 
 from __future__ import annotations

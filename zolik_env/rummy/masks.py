@@ -41,9 +41,16 @@ def melding_allowed(rules: RuleSet, state: State) -> np.ndarray:
 
 def melding_allowed_in_turn(rules: RuleSet, turn: np.ndarray) -> np.ndarray:
     """bool (B,): turn number ``turn`` may lay cards (see ``melding_allowed``)."""
-    p = params(rules)
-    return np.array([may_meld_in_turn(p, t) for t in np.asarray(turn).ravel()],
-                    bool).reshape(np.shape(turn))
+    turns = np.ascontiguousarray(turn, np.int64).reshape(-1)
+    out = np.zeros(len(turns), np.bool_)
+    _may_meld_rows(params(rules), turns, out)
+    return out.reshape(np.shape(turn))
+
+
+@kernel
+def _may_meld_rows(p: np.ndarray, turns: np.ndarray, out: np.ndarray) -> None:
+    for i in range(len(turns)):
+        out[i] = may_meld_in_turn(p, turns[i])
 
 
 @kernel
@@ -93,9 +100,13 @@ def may_draw(p: np.ndarray, stock_len: int, discard_len: int, bottom: int, turn:
     return bool(alternatives.any())
 
 
+PATTERN_SIZE = A.MELD_PATTERN_SIZE
+PATTERN_JOKERS = A.MELD_PATTERN_JOKERS
+PATTERN_NATURALS = A.MELD_PATTERN_NATURALS  # padded with NUM_KINDS
+
+
 @kernel
-def _meld_mask(p: np.ndarray, valid: np.ndarray, hand: np.ndarray, hand_size: int,
-               out: np.ndarray) -> None:
+def _meld_mask(valid: np.ndarray, hand: np.ndarray, hand_size: int, out: np.ndarray) -> None:
     """Set ``out`` (NUM_MELD_PATTERNS,) where the pattern is a valid meld, the hand holds
     its naturals and jokers and keeps a card to discard."""
     for pattern in range(A.NUM_MELD_PATTERNS):
@@ -110,11 +121,6 @@ def _meld_mask(p: np.ndarray, valid: np.ndarray, hand: np.ndarray, hand_size: in
                 held = False
                 break
         out[pattern] = held
-
-
-PATTERN_SIZE = A.MELD_PATTERN_SIZE
-PATTERN_JOKERS = A.MELD_PATTERN_JOKERS
-PATTERN_NATURALS = A.MELD_PATTERN_NATURALS
 
 
 @kernel
@@ -161,8 +167,7 @@ def _mask_rows(p: np.ndarray, valid_patterns: np.ndarray, hands: np.ndarray,
             fresh = not undone[b]
             if fresh and hand_size >= 2 and may_meld_in_turn(p, turn[b]):
                 if num_melds[b] < MAX_MELDS:
-                    _meld_mask(p, valid_patterns, hand, hand_size,
-                               row[A.MELD_BASE: A.LAYOFF_BASE])
+                    _meld_mask(valid_patterns, hand, hand_size, row[A.MELD_BASE: A.LAYOFF_BASE])
                 first = 0 if is_open else snap_num_melds[b]
                 _lay_off_mask(p, meld_kind[b], meld_key[b], cells[b], first, num_melds[b],
                               hand, is_open, ends, row)
