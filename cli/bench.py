@@ -20,7 +20,7 @@ import argparse
 from cli.args import positive_float, positive_int
 from zolik_env.envs.bench import bench_aec, bench_openspiel
 from zolik_env.rummy import options
-from zolik_env.rummy.bench import bench_one, format_ratios, format_table
+from zolik_env.rummy.bench import BenchRow, bench_one, format_ratios, format_table
 
 
 def main(argv: list[str]) -> int:
@@ -39,23 +39,26 @@ def main(argv: list[str]) -> int:
                         help="also time OpenSpiel's gin rummy from Python (needs the bench "
                              "extra) and print the ratios to it")
     args = parser.parse_args(argv)
-    rows = []
+    rows: list[BenchRow] = []
+
+    def add(row: BenchRow) -> None:
+        """Keep ``row`` for the final table and print its line now."""
+        rows.append(row)
+        print(format_table([row]).splitlines()[-1], flush=True)
+
     if args.openspiel:
         try:
-            rows.append(bench_openspiel(args.seconds))
+            add(bench_openspiel(args.seconds))
         except RuntimeError as error:
             parser.error(str(error))
-        print(format_table(rows[-1:]).splitlines()[-1], flush=True)
     for preset in args.presets:
         for players in args.players:
             for batch in args.batches:
                 if batch < 1:
                     parser.error(f"--batches: batch size {batch} must be >= 1")
-                rows.append(bench_one(preset, players, batch, args.seconds))
-                print(format_table(rows[-1:]).splitlines()[-1], flush=True)
+                add(bench_one(preset, players, batch, args.seconds))
             if args.aec:
-                rows.append(bench_aec(preset, players, args.seconds))
-                print(format_table(rows[-1:]).splitlines()[-1], flush=True)
+                add(bench_aec(preset, players, args.seconds))
     print()
     print(format_table(rows))
     if args.openspiel:

@@ -219,7 +219,7 @@ class raw_env(MaskedAECEnv, EzPickle):  # PettingZoo naming
             self._was_dead_step(action)
             return
         a = self._check_action(agent, action)
-        self.recorder.record_move(int(self._state.turn[0]), self._seat_to_act, a)
+        self.recorder.move(self._state, a)
         out = game.step_in_place(self.rules, self._state, np.array([a]), validate=False)
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)

@@ -173,13 +173,13 @@ class Place(NamedTuple):
 _ANY_RULES = preset("cz")  # natural lay-offs do not depend on the rule set
 
 
-def _one(meld_kind: int, meld_key: int,
+def _one(rules: RuleSet, meld_kind: int, meld_key: int,
          cells: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """What fits one meld, by the batched kernel: bool (52,) naturals, (4,) aces high,
-    (2,) joker ends (under cz: ``_joker_places`` asks with its own rule set)."""
-    array = np.asarray(cells, np.int8).reshape(1, 1, -1)
-    naturals, ace_high, jokers = table_fits(_ANY_RULES, np.full((1, 1), meld_kind, np.int8),
-                                            np.full((1, 1), meld_key, np.int8), array)
+    (2,) joker ends."""
+    naturals, ace_high, jokers = table_fits(rules, np.full((1, 1), meld_kind, np.int8),
+                                            np.full((1, 1), meld_key, np.int8),
+                                            np.asarray(cells, np.int8).reshape(1, 1, -1))
     return naturals[0, 0], ace_high[0, 0], jokers[0, 0]
 
 
@@ -202,7 +202,7 @@ def _natural_table(meld_kind: int, meld_key: int,
                    cells: tuple[int, ...]) -> tuple[tuple[Place, ...], ...]:
     if meld_kind not in (RUN, SET):
         return _NOTHING
-    fits, ace_high, _ = _one(meld_kind, meld_key, cells)
+    fits, ace_high, _ = _one(_ANY_RULES, meld_kind, meld_key, cells)
     set_swap = bool(set_frees_joker(meld_kind, np.asarray(cells, np.int8)))
     out = []
     for kind in range(NUM_NATURALS):
@@ -231,10 +231,7 @@ def _joker_places(rules: RuleSet, meld_kind: int, meld_key: int,
                   cells: tuple[int, ...]) -> tuple[Place, ...]:
     if meld_kind not in (RUN, SET):
         return ()
-    _, _, ends = table_fits(rules, np.full((1, 1), meld_kind, np.int8),
-                            np.full((1, 1), meld_key, np.int8),
-                            np.asarray(cells, np.int8).reshape(1, 1, -1))
-    ends = ends[0, 0]
+    _, _, ends = _one(rules, meld_kind, meld_key, cells)
     if meld_kind == SET:
         return (Place(SET_JOKER_CELL, False, False),) if ends[0] else ()
     used = np.flatnonzero(np.asarray(cells) != 0)

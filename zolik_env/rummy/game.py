@@ -22,12 +22,12 @@ import numpy as np
 
 from zolik_env.core import StepOut
 from zolik_env.rummy import actions as A
-from zolik_env.rummy import moves, options
+from zolik_env.rummy import fits, moves, options, table
 from zolik_env.rummy.cards import deck_counts
 from zolik_env.rummy.dealing import deal
 from zolik_env.rummy.jit import kernel
 from zolik_env.rummy.masks import legal_action_mask, melding_allowed
-from zolik_env.rummy.observe import card_locations, observe
+from zolik_env.rummy.observe import card_locations, critic_view, observe
 from zolik_env.rummy.options import RuleSet
 from zolik_env.rummy.state import State, from_fields
 from zolik_env.rummy.values import hand_values, kernel_tables
@@ -192,9 +192,6 @@ def compile_kernels() -> None:
     """Compile (or load from the on-disk cache) every kernel of the core, by using each
     public function once on a small batch. ``scripts/test.sh`` calls it before the test
     workers start, so that a fresh checkout compiles once rather than once per worker."""
-    from zolik_env.rummy import fits, table
-    from zolik_env.rummy.observe import critic_view, observe
-
     rules = options.preset("jolly", num_players=3)
     state = init(rules, [0, 1])
     rng = np.random.default_rng(0)

@@ -54,8 +54,9 @@ def kernel(function: F) -> F:
 
 def inline_kernel(function: F) -> F:
     """A ``kernel`` that other kernels compile into themselves (numba's
-    ``inline="always"``) rather than call: a function handed the State's fields as one
-    tuple would otherwise copy the whole tuple on every call."""
+    ``inline="always"``) rather than call: for the moves one action dispatches to and
+    small helpers, which timed faster inlined; inlining everything made the first
+    compile minutes long, so the rest stay calls."""
     return cast(F, numba.njit(cache=True, nogil=True, inline="always")(function))
 
 
@@ -64,8 +65,8 @@ def inline_kernel(function: F) -> F:
  R_DEEP_PICKUP, R_PICKUP_NEEDS_OPENED, R_MAX_HAND_CARDS, R_FEWER_JOKERS, R_JOKERS_ADJACENT,
  R_MAX_JOKERS_IN_SET, R_OPENING_POINTS, R_CLEAN_RUN, R_SHUFFLE_REBUILD, R_REBUILD_KEEPS,
  R_MAX_REBUILDS, R_MAX_TURNS, R_SCORING, R_NEVER_OPENED_PENALTY, R_WINNER_BONUS,
- R_CLOSED_MULTIPLIER, R_NUM_JOKERS) = range(22)
-NUM_PARAMS = 22
+ R_CLOSED_MULTIPLIER) = range(21)
+NUM_PARAMS = 21
 
 # ``R_SCORING`` codes, in the order of the option's allowed values.
 SCORING_PENALTY, SCORING_POINTS, SCORING_LAID = 0, 1, 2
@@ -97,7 +98,6 @@ def params(rules: RuleSet) -> np.ndarray:
         R_NEVER_OPENED_PENALTY: rules.never_opened_penalty,
         R_WINNER_BONUS: rules.winner_bonus,
         R_CLOSED_MULTIPLIER: rules.closed_from_hand_multiplier,
-        R_NUM_JOKERS: rules.num_jokers,
     }
     out = np.array([int(values[i]) for i in range(NUM_PARAMS)], np.int64)
     out.flags.writeable = False

@@ -126,19 +126,17 @@ def _meld_mask(valid: np.ndarray, hand: np.ndarray, hand_size: int, out: np.ndar
 @kernel
 def _lay_off_mask(p: np.ndarray, meld_kind: np.ndarray, meld_key: np.ndarray,
                   cells: np.ndarray, first_touchable: int, num_melds: int, hand: np.ndarray,
-                  opened: bool, ends: np.ndarray, out: np.ndarray) -> None:
-    """Set the lay-offs in ``out`` (one mask row) on the slots the seat may touch: all if
-    it has opened, else only its own melds of this turn (from ``first_touchable``).
-    ``ends`` is scratch space, bool (2,)."""
+                  opened: bool, out: np.ndarray) -> None:
+    """Set the lay-offs in ``out`` (one mask row, all False there before) on the slots the
+    seat may touch: all if it has opened, else only its own melds of this turn (from
+    ``first_touchable``)."""
     for m in range(first_touchable, num_melds):
         natural_fits(meld_kind[m], meld_key[m], cells[m], opened, hand,
                      out[A.LAYOFF_BASE + m * NUM_NATURALS: A.LAYOFF_BASE + (m + 1) * NUM_NATURALS],
                      out[A.ACE_HIGH_BASE + m * NUM_SUITS: A.ACE_HIGH_BASE + (m + 1) * NUM_SUITS])
         if hand[JOKER] > 0:
-            ends[:] = False
-            joker_fits(p, meld_kind[m], cells[m], ends)
-            out[A.JOKER_BASE + 2 * m] = ends[0]
-            out[A.JOKER_BASE + 2 * m + 1] = ends[1]
+            jokers = A.JOKER_BASE + 2 * m
+            joker_fits(p, meld_kind[m], cells[m], out[jokers: jokers + 2])
 
 
 @kernel
@@ -150,7 +148,6 @@ def _mask_rows(p: np.ndarray, valid_patterns: np.ndarray, hands: np.ndarray,
                must_use: np.ndarray, freed_jokers: np.ndarray, laid: np.ndarray,
                undone: np.ndarray, took_pile: np.ndarray, snap_num_melds: np.ndarray,
                out: np.ndarray) -> None:
-    ends = np.zeros(2, np.bool_)
     for b in range(out.shape[0]):
         row = out[b]
         seat = current[b]
@@ -170,7 +167,7 @@ def _mask_rows(p: np.ndarray, valid_patterns: np.ndarray, hands: np.ndarray,
                     _meld_mask(valid_patterns, hand, hand_size, row[A.MELD_BASE: A.LAYOFF_BASE])
                 first = 0 if is_open else snap_num_melds[b]
                 _lay_off_mask(p, meld_kind[b], meld_key[b], cells[b], first, num_melds[b],
-                              hand, is_open, ends, row)
+                              hand, is_open, row)
             row[A.UNDO] = fresh and (laid[b] or took_pile[b])
             if must_use[b] < 0 and freed_jokers[b] == 0 and (is_open or not laid[b]):
                 for kind in range(NUM_KINDS):

@@ -26,7 +26,7 @@ from zolik_env.rummy.state import PHASE_DRAW as PHASE_DRAW  # re-exported: "phas
 from zolik_env.rummy.state import PHASE_OVER as PHASE_OVER
 from zolik_env.rummy.state import PHASE_PLAY as PHASE_PLAY
 from zolik_env.rummy.state import State
-from zolik_env.rummy.table import count_table, melds_value
+from zolik_env.rummy.table import count_table, melds_value, new_melds
 from zolik_env.rummy.values import kernel_tables
 
 
@@ -209,21 +209,13 @@ def _observe_rows(p: np.ndarray, cell_value: np.ndarray, pack: np.ndarray, seats
         row[at + k] = 0  # opening_points: meld value laid this turn by a seat not yet opened
         if laid[b] and not opened_before[b]:
             row[at + k] = melds_value(cell_value, meld_kind[b], meld_key[b], cells[b],
-                                      _slots_between(snap_num_melds[b], num_melds[b]))
+                                      new_melds(snap_num_melds[b], num_melds[b]))
         row[at + k + 1] = rebuilds[b]
         at += k + 2
         for i in range(players):
             row[at + i] = scores[b, order[i]]
         if privileged:
             _write_hidden(row, at + players, order, hands[b], stock[b], stock_len[b])
-
-
-@kernel
-def _slots_between(first: int, stop: int) -> np.ndarray:
-    """bool (M,): the meld slots first .. stop - 1."""
-    slots = np.zeros(MAX_MELDS, np.bool_)
-    slots[first:stop] = True
-    return slots
 
 
 @kernel

@@ -112,10 +112,11 @@ def melds_value(cell_value: np.ndarray, meld_kind: np.ndarray, meld_key: np.ndar
 
 
 @kernel
-def new_melds(s: Fields, b: int) -> np.ndarray:
-    """bool (M,): the slots laid this turn."""
+def new_melds(first: int, stop: int) -> np.ndarray:
+    """bool (M,): the slots laid this turn, ``first`` (the count at the turn's start) to
+    ``stop`` (the count now)."""
     new = np.zeros(MAX_MELDS, np.bool_)
-    new[s.snap_num_melds[b]: s.num_melds[b]] = True
+    new[first:stop] = True
     return new
 
 
@@ -129,7 +130,8 @@ def update_opening(p: np.ndarray, cell_value: np.ndarray, s: Fields, b: int) -> 
     if s.opened_before[b]:
         return
     s.opened[b, s.current[b]] = meets_opening_kernel(p, cell_value, s.meld_kind[b], s.meld_key[b],
-                                              s.cells[b], new_melds(s, b))
+                                              s.cells[b],
+                                              new_melds(s.snap_num_melds[b], s.num_melds[b]))
 
 
 @kernel

@@ -104,6 +104,16 @@ def _sync(snapshot: np.ndarray, live: np.ndarray, save: bool) -> None:
 
 
 @kernel
+def _clear_turn(s: Fields, b: int) -> None:
+    """Nothing taken, laid or freed this turn."""
+    s.took_pile[b] = False
+    s.taken_unlaid[b] = 0
+    s.must_use[b] = -1
+    s.freed_jokers[b] = 0
+    s.laid[b] = False
+
+
+@kernel
 def begin_turn(p: np.ndarray, hand_value: np.ndarray, cell_value: np.ndarray, s: Fields,
                b: int) -> None:
     """Reset the per-turn fields and snapshot what UNDO restores; end the deal (no winner,
@@ -112,11 +122,7 @@ def begin_turn(p: np.ndarray, hand_value: np.ndarray, cell_value: np.ndarray, s:
     empty stock that can be rebuilt waits for the draw that needs it."""
     cur = s.current[b]
     s.opened_before[b] = s.opened[b, cur]
-    s.took_pile[b] = False
-    s.taken_unlaid[b] = 0
-    s.must_use[b] = -1
-    s.freed_jokers[b] = 0
-    s.laid[b] = False
+    _clear_turn(s, b)
     s.drawn[b] = -1
     s.undone[b] = False
     _snapshot(s, b, True)
@@ -158,16 +164,6 @@ def draw(p: np.ndarray, hand_value: np.ndarray, cell_value: np.ndarray, s: Field
     s.hands[b, s.current[b], card] += 1
     s.drawn[b] = card
     s.phase[b] = PHASE_PLAY
-
-
-@kernel
-def _clear_turn(s: Fields, b: int) -> None:
-    """Nothing taken, laid or freed this turn."""
-    s.took_pile[b] = False
-    s.taken_unlaid[b] = 0
-    s.must_use[b] = -1
-    s.freed_jokers[b] = 0
-    s.laid[b] = False
 
 
 @inline_kernel
