@@ -6,11 +6,12 @@ table; never a timed test (these machines are shared and noisy: compare ratios f
 one run).
 
     zolik bench [--presets cz sk jolly] [--players 2 4] [--batches 1 64 1024] [--seconds 3]
-                [--aec] [--openspiel]
+                [--aec] [--openspiel] [--rlcard]
 
-With --openspiel (the ``bench`` extra: pip install 'zolik[bench]'), OpenSpiel's gin rummy
-stepped from Python is timed in the same run, and each one-game-at-a-time row is printed
-as a multiple of it.
+With --openspiel or --rlcard (the ``bench`` extra: pip install 'zolik[bench]'), OpenSpiel's
+or RLCard's gin rummy stepped from Python is timed in the same run, and each
+one-game-at-a-time row is printed as a multiple of it. RLCard's is the engine of
+PettingZoo's former gin_rummy_v4, which only added its AEC wrapper's cost on top.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from __future__ import annotations
 import argparse
 
 from cli.args import positive_float, positive_int
-from zolik_env.envs.bench import bench_aec, bench_openspiel
+from zolik_env.envs.bench import bench_aec, bench_openspiel, bench_rlcard
 from zolik_env.rummy import options
 from zolik_env.rummy.bench import BenchRow, bench_one, format_ratios, format_table
 
@@ -38,6 +39,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--openspiel", action="store_true",
                         help="also time OpenSpiel's gin rummy from Python (needs the bench "
                              "extra) and print the ratios to it")
+    parser.add_argument("--rlcard", action="store_true",
+                        help="also time RLCard's gin rummy, the engine of PettingZoo's former "
+                             "gin_rummy_v4 (needs the bench extra), and print the ratios to it")
     args = parser.parse_args(argv)
     rows: list[BenchRow] = []
 
@@ -46,9 +50,11 @@ def main(argv: list[str]) -> int:
         rows.append(row)
         print(format_table([row]).splitlines()[-1], flush=True)
 
-    if args.openspiel:
+    references = [bench for flag, bench in ((args.openspiel, bench_openspiel),
+                                            (args.rlcard, bench_rlcard)) if flag]
+    for bench in references:
         try:
-            add(bench_openspiel(args.seconds))
+            add(bench(args.seconds))
         except RuntimeError as error:
             parser.error(str(error))
     for preset in args.presets:
@@ -61,7 +67,7 @@ def main(argv: list[str]) -> int:
                 add(bench_aec(preset, players, args.seconds))
     print()
     print(format_table(rows))
-    if args.openspiel:
+    for reference in rows[:len(references)]:
         print()
-        print(format_ratios(rows, rows[0]))
+        print(format_ratios(rows, reference))
     return 0

@@ -46,6 +46,8 @@ from zolik_env.dice.rules import DiceRules
 from zolik_env.rummy import game
 from zolik_env.rummy.belief import InfoState
 from zolik_env.rummy.options import RuleSet
+from zolik_env.rummy.state import State as RummyState
+from zolik_env.rummy.state import concatenate
 
 RNG_SCOPES = ("deal", "chunk", "shared")
 
@@ -134,10 +136,13 @@ def _info_states(core: ModuleType, rules: Any, state: Any,
 def _concat_states(parts: list[tuple[np.ndarray, Any]]) -> Any:
     """One state from ``(row ids, state)`` parts, its rows sorted by row id."""
     rows = np.concatenate([r for r, _ in parts])
-    first = parts[0][1]
-    fields = {f.name: np.concatenate([getattr(st, f.name) for _, st in parts])
-              for f in dataclasses.fields(first)}
-    return type(first)(**fields).take(np.argsort(rows, kind="stable"))
+    states = [st for _, st in parts]
+    if isinstance(states[0], RummyState):
+        joined = concatenate(states)
+    else:  # the dice core's State: a dataclass of arrays
+        joined = type(states[0])(**{f.name: np.concatenate([getattr(st, f.name) for st in states])
+                                    for f in dataclasses.fields(states[0])})
+    return joined.take(np.argsort(rows, kind="stable"))
 
 
 def play_to_end(core: ModuleType, rules: Any, policies: Sequence[Any], seat_agent: np.ndarray,

@@ -1,6 +1,5 @@
 """planner on scripted positions (seat 0 to act in round 4; cz unless stated)."""
 
-import dataclasses
 
 import numpy as np
 import pytest
@@ -60,7 +59,7 @@ def _with_known(state, seat, cards):
     known = state.known_taken.copy()
     for card in cards.split():
         known[0, seat, parse_card(card)] += 1
-    return dataclasses.replace(state, known_taken=known)
+    return state.replace(known_taken=known)
 
 
 def test_planner__does_not_feed_the_run_the_next_player_collects():

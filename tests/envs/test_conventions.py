@@ -184,7 +184,7 @@ def _swap_hidden_card(state, seat):
     hands[0, seat, held] -= 1
     hands[0, seat, other] += 1
     stock[0, pos] = held
-    return dataclasses.replace(state, hands=hands, stock=stock)
+    return state.replace(hands=hands, stock=stock)
 
 
 @pytest.mark.parametrize("players", [2, 4])

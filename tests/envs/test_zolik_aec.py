@@ -183,9 +183,9 @@ def test_zolik_v0__a_numpy_player_count_is_a_player_count():
 
 
 def test_last__answers_as_the_standard_wrappers_do():
-    """``wrap``'s ``last()`` reads the unwrapped env directly: the same answers as
-    PettingZoo's wrapper chain on every decision of a deal, and the same error before
-    reset."""
+    """``wrap``'s wrappers read the unwrapped env directly: the same answers as
+    PettingZoo's wrapper chain on every decision of a deal, after an illegal move, and the
+    same errors before reset and for an action outside the space."""
     from pettingzoo.utils import wrappers
 
     fast = zolik_v0.env()
@@ -206,3 +206,16 @@ def test_last__answers_as_the_standard_wrappers_do():
         move = int(rng.choice(np.flatnonzero(got[0]["action_mask"])))
         fast.step(move)
         standard.step(move)
+    illegal = int(np.flatnonzero(fast.last()[0]["action_mask"] == 0)[0])
+    for env in (fast, standard):  # TerminateIllegal: the game ends, -1 for the mover
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            env.step(illegal)
+    assert fast.last()[1:] == standard.last()[1:]
+    assert fast.unwrapped.rewards == standard.unwrapped.rewards
+    assert any(fast.unwrapped.terminations.values())
+    fast.reset(seed=1)
+    with pytest.raises(AssertionError, match="action space"):  # AssertOutOfBounds
+        fast.step(10**6)
+
+

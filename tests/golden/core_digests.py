@@ -30,6 +30,7 @@ import numpy as np
 from zolik_env.rummy import game, options
 from zolik_env.rummy.actions import MELD_BASE, UNDO
 from zolik_env.rummy.observe import critic_view, observe
+from zolik_env.rummy.state import FIELD_NAMES
 
 PRESETS = ("cz", "sk", "jolly")
 PLAYERS = (2, 3, 4)
@@ -68,7 +69,7 @@ def digest(preset: str, players: int, batch: int, states: int) -> str:
     sha = hashlib.sha256()
     next_seed, seen = 10**6 + seed * 1000, 0
     while seen < states:
-        for name in sorted(type(state).__dataclass_fields__):
+        for name in sorted(FIELD_NAMES):
             sha.update(np.ascontiguousarray(getattr(state, name)).tobytes())
         mask = game.legal_action_mask(rules, state)
         sha.update(mask.tobytes())

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 import pytest
 
@@ -41,7 +39,7 @@ def _reshuffle_hidden(state, seat, rng):
         d["hands"][0, p] = known[p] + counts_of(pool[:free])
         pool = pool[free:]
     d["stock"][0, :stock_len] = pool
-    return dataclasses.replace(state, **{k: d[k] for k in ("hands", "stock")})
+    return state.replace(**{k: d[k] for k in ("hands", "stock")})
 
 
 @pytest.mark.parametrize("preset,players", [("cz", 2), ("sk", 3), ("jolly", 4)])
@@ -73,7 +71,7 @@ def test_observe__own_hand_is_visible_and_changes_the_observation():
     j = next(j for j in range(52) if d["hands"][0, seat, j] == 0)
     d["hands"][0, seat, k] -= 1
     d["hands"][0, seat, j] += 1
-    changed = dataclasses.replace(state, hands=d["hands"])
+    changed = state.replace(hands=d["hands"])
     assert not np.array_equal(observe(rules, state, seat), observe(rules, changed, seat))
 
 

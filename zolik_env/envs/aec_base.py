@@ -12,10 +12,52 @@ from pettingzoo.utils import wrappers
 
 
 def wrap(aec: AECEnv) -> AECEnv:
-    """TerminateIllegal(-1) -> AssertOutOfBounds -> OrderEnforcing around ``aec``."""
-    aec = wrappers.TerminateIllegalWrapper(aec, illegal_reward=-1)
-    aec = wrappers.AssertOutOfBoundsWrapper(aec)
+    """TerminateIllegal(-1) -> AssertOutOfBounds -> OrderEnforcing around ``aec``: PettingZoo's
+    standard wrappers, each reading the env's public state directly (``DirectReads``)."""
+    aec = DirectTerminateIllegal(aec, illegal_reward=-1)
+    aec = DirectAssertOutOfBounds(aec)
     return DirectLastOrderEnforcing(aec)
+
+
+def _from_unwrapped(name: str) -> Any:
+    """A read-only property: attribute ``name`` of the unwrapped env."""
+    return property(lambda self: getattr(self.env.unwrapped, name))
+
+
+class DirectReads:
+    """For a PettingZoo wrapper: the attributes its methods read every step come from the
+    unwrapped env at once rather than through each wrapper's ``__getattr__`` in turn (three
+    wrappers made it a dozen Python calls per read). The same values: none of the standard
+    wrappers keeps its own copy of them."""
+
+    env: AECEnv
+    agent_selection = _from_unwrapped("agent_selection")
+    agents = _from_unwrapped("agents")
+    terminations = _from_unwrapped("terminations")
+    truncations = _from_unwrapped("truncations")
+    infos = _from_unwrapped("infos")
+    rewards = _from_unwrapped("rewards")
+
+
+class DirectTerminateIllegal(DirectReads, wrappers.TerminateIllegalWrapper):  # type: ignore[misc]
+    """PettingZoo's ``TerminateIllegalWrapper`` with ``DirectReads``."""
+
+
+class DirectAssertOutOfBounds(DirectReads, wrappers.AssertOutOfBoundsWrapper):  # type: ignore[misc]
+    """PettingZoo's ``AssertOutOfBoundsWrapper`` with ``DirectReads``; the action space
+    is asked of the unwrapped env."""
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        space: gymnasium.spaces.Space[Any] = self.env.unwrapped.action_space(agent)
+        return space
+
+    def step(self, action: Any) -> None:
+        space = self.action_space(self.agent_selection)
+        if (type(action) is int and isinstance(space, gymnasium.spaces.Discrete)
+                and 0 <= action - int(space.start) < int(space.n)):
+            wrappers.BaseWrapper.step(self, action)  # in the space: the assertion holds
+        else:
+            super().step(action)
 
 
 class DirectLastOrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]

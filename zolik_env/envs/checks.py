@@ -15,6 +15,8 @@ import numpy as np
 def action_id(action: Any, num_actions: int, who: str = "") -> int:
     """``action`` as an int in ``[0, num_actions)``: a Python or numpy integer (or an
     array holding exactly one); anything else is a ``ValueError`` naming it."""
+    if type(action) is int and 0 <= action < num_actions:  # the common case, at once
+        return action
     prefix = f"{who}: " if who else ""
     value = np.asarray(action) if not isinstance(action, bool) else None
     if (value is None or value.size != 1 or not np.issubdtype(value.dtype, np.integer)

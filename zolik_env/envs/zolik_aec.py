@@ -196,11 +196,11 @@ class raw_env(MaskedAECEnv, EzPickle):  # PettingZoo naming
     def core_state(self) -> State:
         """The deal as the core's batch-of-one ``State``: a copy (the env steps its own
         state in place, so a kept copy stays as it was)."""
-        return State(**self._state.to_dict())
+        return self._state.copy()
 
     @core_state.setter
     def core_state(self, state: State) -> None:
-        self._state = State(**state.to_dict())
+        self._state = state.copy()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seats[agent]

@@ -17,7 +17,6 @@ with ``agents.registry.make_agent("greedy", rules)`` and pass the object.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -188,12 +187,9 @@ def opponent_actions(rules: options.RuleSet, sub: State, slot: np.ndarray,
 
 def merge_rows(state: State, rows: np.ndarray, sub: State) -> State:
     """``state`` with its ``rows`` replaced by the deals of ``sub``."""
-    fields = {}
-    for f in dataclasses.fields(State):
-        value = getattr(state, f.name).copy()
-        value[rows] = getattr(sub, f.name)
-        fields[f.name] = value
-    return State(**fields)
+    new = state.copy()
+    new.put(rows, sub)
+    return new
 
 
 # (deals b,) the moves of the opponents to act in the deals ``sub``, given the batch rows

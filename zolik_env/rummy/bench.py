@@ -27,7 +27,7 @@ class BenchRow:
     deals_per_s: float  # decisions/s over the mean decisions per finished deal
     mask_us_per_state: float  # not timed for the AEC loop
     state_mib: float
-    loop: str = "aec"  # what steps the game when ``batch`` is 0: "aec", "openspiel"
+    loop: str = "aec"  # what steps the game when ``batch`` is 0: "aec", "openspiel", "rlcard"
 
 
 @functools.cache
@@ -93,7 +93,7 @@ def format_ratios(rows: list[BenchRow], reference: BenchRow) -> str:
     lines = [f"against {reference.preset} ({reference.loop}, {reference.decisions_per_s:,.0f} "
              f"decisions/s, same run):"]
     for r in rows:
-        if r is not reference and r.batch in (0, 1) and r.loop != reference.loop:
+        if r.batch == 1 or (r.batch == 0 and r.loop == "aec"):
             lines.append(f"  {r.preset} {r.players}p {'batch 1' if r.batch else r.loop}: "
                          f"{r.decisions_per_s / reference.decisions_per_s:.2f}x")
     return "\n".join(lines)

@@ -103,5 +103,6 @@ def deal(rules: RuleSet, seeds: Sequence[int] | np.ndarray,
     d["starter"] = starter.copy()
     d["current"] = starter.copy()
     d["phase"][:] = PHASE_PLAY if rules.starter_discards_first else PHASE_DRAW
-    begin_turns(rules, d, np.arange(b))
-    return State(**d)
+    state = State(**d)
+    begin_turns(rules, state, np.arange(b))
+    return state

@@ -29,7 +29,7 @@ from zolik_env.rummy.jit import kernel
 from zolik_env.rummy.masks import legal_action_mask, melding_allowed
 from zolik_env.rummy.observe import card_locations, critic_view, observe
 from zolik_env.rummy.options import RuleSet
-from zolik_env.rummy.state import State, from_fields
+from zolik_env.rummy.state import State
 from zolik_env.rummy.values import hand_values, kernel_tables
 
 __all__ = ["StepOut", "init", "legal_action_mask", "observe", "rewards_of", "step",
@@ -102,13 +102,8 @@ def step(rules: RuleSet, state: State, actions: Sequence[int] | np.ndarray,
             unspecified state.
     """
     actions = _checked(rules, state, actions, validate)
-    fields = state.fields()
-    for i in moves.written_fields(actions):  # the rest are shared with ``state``
-        fields[i] = fields[i].copy()
-    rewards = np.zeros((state.batch_size, rules.num_players), np.float32)
-    moves.step_rows(*kernel_tables(rules)[:3], actions, rewards, *fields)
-    new = from_fields(fields)
-    return new, StepOut(rewards, new.terminated.copy(), new.truncated.copy())
+    new = state.copy()
+    return new, _step_buffer(rules, new, actions)
 
 
 def step_in_place(rules: RuleSet, state: State, actions: Sequence[int] | np.ndarray,
@@ -117,10 +112,17 @@ def step_in_place(rules: RuleSet, state: State, actions: Sequence[int] | np.ndar
     the ``StepOut`` (whose arrays are new). For the sole owner of a state, such as an env
     stepping its one deal, which saves copying the fields a move writes; anyone else
     holding ``state`` sees it change. Same checks and errors as ``step``."""
-    actions = _checked(rules, state, actions, validate)
-    rewards = np.zeros((state.batch_size, rules.num_players), np.float32)
-    moves.step_rows(*kernel_tables(rules)[:3], actions, rewards, *state.fields())
-    return StepOut(rewards, state.terminated.copy(), state.truncated.copy())
+    return _step_buffer(rules, state, _checked(rules, state, actions, validate))
+
+
+def _step_buffer(rules: RuleSet, state: State, actions: np.ndarray) -> StepOut:
+    """Step ``state`` in place (its buffer) by int64 ``actions``."""
+    rewards = np.zeros((state.layout.batch, rules.num_players), np.float32)
+    ended = np.empty((2, state.layout.batch), np.bool_)
+    tables = kernel_tables(rules)
+    moves.step_rows(tables.params, tables.hand_value, tables.cell_value, actions, rewards,
+                    ended, state.buffer, state.layout.table)
+    return StepOut(rewards, ended[0], ended[1])
 
 
 def rewards_of(rules: RuleSet, state: State) -> np.ndarray:
@@ -155,11 +157,9 @@ def reset_where(rules: RuleSet, state: State, rows: np.ndarray, seeds: Sequence[
     rows = np.asarray(rows, np.int64)
     if rows.size == 0:
         return state
-    fresh = init(rules, seeds, deal_index)
-    d = state.to_dict()
-    for name, value in fresh.to_dict().items():
-        d[name][rows] = value
-    return State(**d)
+    new = state.copy()
+    new.put(rows, init(rules, seeds, deal_index))
+    return new
 
 
 def sample_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -174,18 +174,27 @@ def sample_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 @kernel
 def _sample_rows(mask: np.ndarray, uniform: np.ndarray, out: np.ndarray) -> None:
+    """The legal actions of each row in order, found eight mask bytes at a time (most of
+    a row is illegal), then the one at ``floor(uniform * count)``."""
+    size = mask.shape[1]
+    whole = size - size % 8
+    legal = np.empty(size, np.int64)
     for b in range(len(mask)):
+        row = mask[b]
+        words = row[:whole].view(np.uint64)
         count = 0
-        for a in range(mask.shape[1]):
-            count += mask[b, a]
+        for w in range(len(words)):
+            if words[w]:
+                for a in range(8 * w, 8 * w + 8):
+                    if row[a]:
+                        legal[count] = a
+                        count += 1
+        for a in range(whole, size):
+            if row[a]:
+                legal[count] = a
+                count += 1
         if count:
-            pick = min(int(uniform[b] * count), count - 1)
-            for a in range(mask.shape[1]):
-                if mask[b, a]:
-                    if pick == 0:
-                        out[b] = a
-                        break
-                    pick -= 1
+            out[b] = legal[min(int(uniform[b] * count), count - 1)]
 
 
 def compile_kernels() -> None:

@@ -29,7 +29,7 @@ from zolik_env.rummy.jit import (
     params,
 )
 from zolik_env.rummy.options import RuleSet
-from zolik_env.rummy.state import PHASE_DRAW, PHASE_PLAY, State
+from zolik_env.rummy.state import PHASE_DRAW, PHASE_PLAY, State, fields_of
 from zolik_env.rummy.values import kernel_tables
 
 
@@ -140,48 +140,39 @@ def _lay_off_mask(p: np.ndarray, meld_kind: np.ndarray, meld_key: np.ndarray,
 
 
 @kernel
-def _mask_rows(p: np.ndarray, valid_patterns: np.ndarray, hands: np.ndarray,
-               stock_len: np.ndarray, discard_len: np.ndarray, bottom: np.ndarray,
-               meld_kind: np.ndarray, meld_key: np.ndarray, cells: np.ndarray,
-               num_melds: np.ndarray, current: np.ndarray, phase: np.ndarray,
-               turn: np.ndarray, opened: np.ndarray, taken_unlaid: np.ndarray,
-               must_use: np.ndarray, freed_jokers: np.ndarray, laid: np.ndarray,
-               undone: np.ndarray, took_pile: np.ndarray, snap_num_melds: np.ndarray,
-               out: np.ndarray) -> None:
+def _mask_rows(p: np.ndarray, valid_patterns: np.ndarray, buffer: np.ndarray,
+               table: np.ndarray, out: np.ndarray) -> None:
+    s = fields_of(buffer, table)
     for b in range(out.shape[0]):
         row = out[b]
-        seat = current[b]
-        hand = hands[b, seat]
+        seat = s.current[b]
+        hand = s.hands[b, seat]
         hand_size = 0
         for kind in range(NUM_KINDS):
             hand_size += hand[kind]
-        is_open = opened[b, seat]
-        if phase[b] == PHASE_DRAW:
-            row[A.DRAW_STOCK] = stock_len[b] > 0 or can_rebuild(p, discard_len[b])
-            draw_alternatives(p, discard_len[b], bottom[b], turn[b], hand_size, is_open,
+        is_open = s.opened[b, seat]
+        if s.phase[b] == PHASE_DRAW:
+            row[A.DRAW_STOCK] = s.stock_len[b] > 0 or can_rebuild(p, s.discard_len[b])
+            draw_alternatives(p, s.discard_len[b], s.bottom[b], s.turn[b], hand_size, is_open,
                               row[A.TAKE_DISCARD_BASE: A.MELD_BASE])
-        elif phase[b] == PHASE_PLAY:
-            fresh = not undone[b]
-            if fresh and hand_size >= 2 and may_meld_in_turn(p, turn[b]):
-                if num_melds[b] < MAX_MELDS:
+        elif s.phase[b] == PHASE_PLAY:
+            fresh = not s.undone[b]
+            if fresh and hand_size >= 2 and may_meld_in_turn(p, s.turn[b]):
+                if s.num_melds[b] < MAX_MELDS:
                     _meld_mask(valid_patterns, hand, hand_size, row[A.MELD_BASE: A.LAYOFF_BASE])
-                first = 0 if is_open else snap_num_melds[b]
-                _lay_off_mask(p, meld_kind[b], meld_key[b], cells[b], first, num_melds[b],
+                first = 0 if is_open else s.snap_num_melds[b]
+                _lay_off_mask(p, s.meld_kind[b], s.meld_key[b], s.cells[b], first, s.num_melds[b],
                               hand, is_open, row)
-            row[A.UNDO] = fresh and (laid[b] or took_pile[b])
-            if must_use[b] < 0 and freed_jokers[b] == 0 and (is_open or not laid[b]):
+            row[A.UNDO] = fresh and (s.laid[b] or s.took_pile[b])
+            if s.must_use[b] < 0 and s.freed_jokers[b] == 0 and (is_open or not s.laid[b]):
                 for kind in range(NUM_KINDS):
-                    row[A.DISCARD_BASE + kind] = hand[kind] > taken_unlaid[b, kind]
+                    row[A.DISCARD_BASE + kind] = hand[kind] > s.taken_unlaid[b, kind]
 
 
 def legal_action_mask(rules: RuleSet, state: State) -> np.ndarray:
     """bool (B, NUM_ACTIONS): the moves the seat to act may make now."""
     mask = np.zeros((state.batch_size, A.NUM_ACTIONS), np.bool_)
     tables = kernel_tables(rules)
-    _mask_rows(tables.params, tables.pattern_valid, state.hands, state.stock_len,
-               state.discard_len, state.bottom, state.meld_kind, state.meld_key, state.cells,
-               state.num_melds, state.current, state.phase, state.turn, state.opened,
-               state.taken_unlaid, state.must_use, state.freed_jokers, state.laid,
-               state.undone, state.took_pile, state.snap_num_melds, mask)
+    _mask_rows(tables.params, tables.pattern_valid, state.buffer, state.layout.table, mask)
     return mask
 

@@ -25,7 +25,7 @@ from zolik_env.rummy.piles import count_pile
 from zolik_env.rummy.state import PHASE_DRAW as PHASE_DRAW  # re-exported: "phase" columns
 from zolik_env.rummy.state import PHASE_OVER as PHASE_OVER
 from zolik_env.rummy.state import PHASE_PLAY as PHASE_PLAY
-from zolik_env.rummy.state import State
+from zolik_env.rummy.state import State, fields_of
 from zolik_env.rummy.table import count_table, melds_value, new_melds
 from zolik_env.rummy.values import kernel_tables
 
@@ -147,34 +147,25 @@ def observe(rules: RuleSet, state: State, seat: np.ndarray | int,
     stock order.
     """
     b = state.batch_size
-    seats = np.full(b, seat, np.int64) if np.ndim(seat) == 0 else np.asarray(seat, np.int64)
+    if isinstance(seat, (int, np.integer)) or np.ndim(seat) == 0:  # one seat for all
+        seats = np.empty(b, np.int64)
+        seats.fill(int(seat))
+    else:
+        seats = np.asarray(seat, np.int64)
     out = np.empty((b, _sizes(rules)[privileged]), np.int16)
     tables = kernel_tables(rules)
     _observe_rows(tables.params, tables.cell_value, _pack(rules.num_jokers), seats,
-                  privileged, state.hands, state.meld_kind, state.meld_key, state.cells,
-                  state.snap_cells, state.num_melds, state.snap_num_melds, state.table_counts,
-                  state.discard, state.discard_len, state.discard_counts, state.bottom,
-                  state.stock, state.stock_len, state.opened, state.known_taken, state.current,
-                  state.phase, state.turn, state.took_pile, state.laid, state.undone,
-                  state.opened_before, state.freed_jokers, state.must_use, state.taken_unlaid,
-                  state.rebuilds, state.scores, out)
+                  privileged, state.buffer, state.layout.table, out)
     return out
 
 
 @kernel
 def _observe_rows(p: np.ndarray, cell_value: np.ndarray, pack: np.ndarray, seats: np.ndarray,
-                  privileged: bool, hands: np.ndarray, meld_kind: np.ndarray,
-                  meld_key: np.ndarray, cells: np.ndarray, snap_cells: np.ndarray,
-                  num_melds: np.ndarray, snap_num_melds: np.ndarray, table_counts: np.ndarray,
-                  discard: np.ndarray, discard_len: np.ndarray, discard_counts: np.ndarray,
-                  bottom: np.ndarray, stock: np.ndarray, stock_len: np.ndarray,
-                  opened: np.ndarray, known_taken: np.ndarray, current: np.ndarray,
-                  phase: np.ndarray, turn: np.ndarray, took_pile: np.ndarray, laid: np.ndarray,
-                  undone: np.ndarray, opened_before: np.ndarray, freed_jokers: np.ndarray,
-                  must_use: np.ndarray, taken_unlaid: np.ndarray, rebuilds: np.ndarray,
-                  scores: np.ndarray, out: np.ndarray) -> None:
+                  privileged: bool, buffer: np.ndarray, table: np.ndarray,
+                  out: np.ndarray) -> None:
     """Write each deal's observation into ``out`` (B, obs_size), part by part in the order
     of ``obs_layout`` (a test checks every part against its slice's meaning)."""
+    s = fields_of(buffer, table)
     players = p[R_PLAYERS]
     k = NUM_KINDS
     order = np.empty(players, np.int64)
@@ -182,40 +173,40 @@ def _observe_rows(p: np.ndarray, cell_value: np.ndarray, pack: np.ndarray, seats
         row = out[b]
         for i in range(players):  # the observer first, in turn order
             order[i] = (seats[b] + i) % players
-        hand = hands[b, order[0]]
+        hand = s.hands[b, order[0]]
         row[:k] = hand
-        at = _write_table(row, k, meld_kind[b], meld_key[b], cells[b], snap_cells[b],
-                          num_melds[b], table_counts[b])
-        at = _write_piles(row, at, discard[b], discard_len[b], discard_counts[b], bottom[b],
-                          stock_len[b])
-        at = _write_seats(row, at, order, hands[b], opened[b], known_taken[b])
+        at = _write_table(row, k, s.meld_kind[b], s.meld_key[b], s.cells[b], s.snap_cells[b],
+                          s.num_melds[b], s.table_counts[b])
+        at = _write_piles(row, at, s.discard[b], s.discard_len[b], s.discard_counts[b], s.bottom[b],
+                          s.stock_len[b])
+        at = _write_seats(row, at, order, s.hands[b], s.opened[b], s.known_taken[b])
         for kind in range(k):  # unseen: other hands and the stock
-            row[at + kind] = (pack[kind] - hand[kind] - table_counts[b, kind]
-                              - discard_counts[b, kind] - (bottom[b] == kind))
+            row[at + kind] = (pack[kind] - hand[kind] - s.table_counts[b, kind]
+                              - s.discard_counts[b, kind] - (s.bottom[b] == kind))
         at += k
         for i in range(players):
-            row[at + i] = order[i] == current[b]
-        at = _one_hot(row, at + players, phase[b], len(PHASE_NAMES))
-        row[at] = turn[b] // players + 1
-        row[at + 1] = may_meld_in_turn(p, turn[b])
+            row[at + i] = order[i] == s.current[b]
+        at = _one_hot(row, at + players, s.phase[b], len(PHASE_NAMES))
+        row[at] = s.turn[b] // players + 1
+        row[at + 1] = may_meld_in_turn(p, s.turn[b])
         at += 2
-        row[at + FLAG_TOOK_PILE] = took_pile[b]  # turn_flags, in TURN_FLAGS order
-        row[at + FLAG_LAID] = laid[b]
-        row[at + FLAG_UNDONE] = undone[b]
-        row[at + FLAG_OPENED_BEFORE] = opened_before[b]
-        row[at + FLAG_FREED_JOKERS] = freed_jokers[b] > 0
-        at = _one_hot(row, at + len(TURN_FLAGS), must_use[b], k)
-        row[at: at + k] = taken_unlaid[b]
+        row[at + FLAG_TOOK_PILE] = s.took_pile[b]  # turn_flags, in TURN_FLAGS order
+        row[at + FLAG_LAID] = s.laid[b]
+        row[at + FLAG_UNDONE] = s.undone[b]
+        row[at + FLAG_OPENED_BEFORE] = s.opened_before[b]
+        row[at + FLAG_FREED_JOKERS] = s.freed_jokers[b] > 0
+        at = _one_hot(row, at + len(TURN_FLAGS), s.must_use[b], k)
+        row[at: at + k] = s.taken_unlaid[b]
         row[at + k] = 0  # opening_points: meld value laid this turn by a seat not yet opened
-        if laid[b] and not opened_before[b]:
-            row[at + k] = melds_value(cell_value, meld_kind[b], meld_key[b], cells[b],
-                                      new_melds(snap_num_melds[b], num_melds[b]))
-        row[at + k + 1] = rebuilds[b]
+        if s.laid[b] and not s.opened_before[b]:
+            row[at + k] = melds_value(cell_value, s.meld_kind[b], s.meld_key[b], s.cells[b],
+                                      new_melds(s.snap_num_melds[b], s.num_melds[b]))
+        row[at + k + 1] = s.rebuilds[b]
         at += k + 2
         for i in range(players):
-            row[at + i] = scores[b, order[i]]
+            row[at + i] = s.scores[b, order[i]]
         if privileged:
-            _write_hidden(row, at + players, order, hands[b], stock[b], stock_len[b])
+            _write_hidden(row, at + players, order, s.hands[b], s.stock[b], s.stock_len[b])
 
 
 @kernel

@@ -40,7 +40,7 @@ def count_pile(pile: np.ndarray, length: np.ndarray) -> np.ndarray:
     return count_cards(pile, np.arange(pile.shape[1]) < length[:, None])
 
 
-@kernel
+@inline_kernel
 def _take_card(s: Fields, b: int, card: int) -> None:
     """A card from the discard pile or the bottom card goes to the current seat's hand:
     publicly known to be held, and not to be discarded this turn."""
@@ -73,7 +73,7 @@ def take_bottom(s: Fields, b: int) -> None:
     s.bottom[b] = -1
 
 
-@kernel
+@inline_kernel
 def pop_stock(s: Fields, b: int) -> int:
     """Remove and return the top card of the (non-empty) stock."""
     top = s.stock_len[b] - 1

@@ -149,8 +149,9 @@ def make_state(rules: RuleSet, hands: Sequence[str], stock: str | None = None,
     d["rng_key"] = deal_keys([seed])
     d["table_counts"] = count_table(d["meld_kind"], d["meld_key"], d["cells"])
     d["discard_counts"] = count_pile(d["discard"], d["discard_len"])
-    begin_turns(rules, d, np.arange(1))
-    return State(**d)
+    state = State(**d)
+    begin_turns(rules, state, np.arange(1))
+    return state
 
 
 def action(text: str) -> int:

@@ -120,7 +120,7 @@ def new_melds(first: int, stop: int) -> np.ndarray:
     return new
 
 
-@kernel
+@inline_kernel
 def update_opening(p: np.ndarray, cell_value: np.ndarray, s: Fields, b: int) -> None:
     """Judge the opening of the current seat, if it had not opened before this turn, on
     its provisional melds as they stand now (docs/rules-spec.md §1.5): ``opened`` holds
@@ -134,7 +134,7 @@ def update_opening(p: np.ndarray, cell_value: np.ndarray, s: Fields, b: int) -> 
                                               new_melds(s.snap_num_melds[b], s.num_melds[b]))
 
 
-@kernel
+@inline_kernel
 def _lay_card(s: Fields, b: int, card: int) -> None:
     """The current seat puts ``card`` from hand on the table. A laid copy counts as a taken
     one (copies are interchangeable): it fulfils cz/sk's must-use and public knowledge of

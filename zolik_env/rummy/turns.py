@@ -28,7 +28,7 @@ from zolik_env.rummy.jit import (
 from zolik_env.rummy.masks import may_draw
 from zolik_env.rummy.options import RuleSet
 from zolik_env.rummy.piles import EXHAUSTED, REBUILT, pop_stock, rebuild_stock
-from zolik_env.rummy.state import FIELD_NAMES, PHASE_DRAW, PHASE_OVER, PHASE_PLAY, Fields
+from zolik_env.rummy.state import PHASE_DRAW, PHASE_OVER, PHASE_PLAY, Fields, State, fields_of
 from zolik_env.rummy.values import kernel_tables
 
 
@@ -103,7 +103,7 @@ def _sync(snapshot: np.ndarray, live: np.ndarray, save: bool) -> None:
         copy_into(live, snapshot)
 
 
-@kernel
+@inline_kernel
 def _clear_turn(s: Fields, b: int) -> None:
     """Nothing taken, laid or freed this turn."""
     s.took_pile[b] = False
@@ -113,7 +113,7 @@ def _clear_turn(s: Fields, b: int) -> None:
     s.laid[b] = False
 
 
-@kernel
+@inline_kernel
 def begin_turn(p: np.ndarray, hand_value: np.ndarray, cell_value: np.ndarray, s: Fields,
                b: int) -> None:
     """Reset the per-turn fields and snapshot what UNDO restores; end the deal (no winner,
@@ -158,7 +158,7 @@ def refill_stock(p: np.ndarray, hand_value: np.ndarray, cell_value: np.ndarray, 
 def draw(p: np.ndarray, hand_value: np.ndarray, cell_value: np.ndarray, s: Fields,
          b: int) -> None:
     """Draw the top card of the stock, rebuilding an empty stock first."""
-    if not refill_stock(p, hand_value, cell_value, s, b):
+    if s.stock_len[b] == 0 and not refill_stock(p, hand_value, cell_value, s, b):
         return
     card = pop_stock(s, b)
     s.hands[b, s.current[b], card] += 1
@@ -213,12 +213,14 @@ def discard(p: np.ndarray, hand_value: np.ndarray, cell_value: np.ndarray, s: Fi
 
 @kernel
 def _begin_rows(p: np.ndarray, hand_value: np.ndarray, cell_value: np.ndarray,
-                rows: np.ndarray, s: Fields) -> None:
+                rows: np.ndarray, buffer: np.ndarray, table: np.ndarray) -> None:
+    s = fields_of(buffer, table)
     for b in rows:
         begin_turn(p, hand_value, cell_value, s, b)
 
-def begin_turns(rules: RuleSet, d: dict[str, np.ndarray], rows: np.ndarray) -> None:
-    """Start the turn of the seat to act in deals ``rows`` of ``d`` (field name -> array,
-    edited in place): snapshot for UNDO, and the end of a deal whose player cannot draw."""
-    _begin_rows(*kernel_tables(rules)[:3], np.asarray(rows, np.int64),
-                Fields(*(d[name] for name in FIELD_NAMES)))
+
+def begin_turns(rules: RuleSet, state: State, rows: np.ndarray) -> None:
+    """Start the turn of the seat to act in deals ``rows`` of ``state`` (edited in place):
+    snapshot for UNDO, and the end of a deal whose player cannot draw."""
+    _begin_rows(*kernel_tables(rules)[:3], np.asarray(rows, np.int64), state.buffer,
+                state.layout.table)
