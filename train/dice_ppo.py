@@ -38,6 +38,7 @@ from train.runlog import newest_intact, sigterm_interrupts, truncate_csv
 from zolik_env.dice import DiceRules
 
 LR_SCHEDULES = ("constant", "linear", "time_linear")
+FEATURE_SETS = ("plain", "long")  # "long" adds agents.dice_net.LongHorizonFeatures
 RECENT_GAMES = 1000  # the log's mean score is over the last this many games
 
 
@@ -82,6 +83,9 @@ class DicePPOConfig(ConfigModel):
     """Gradients are clipped to this norm."""
     net_arch: IntTuple = (256, 256)
     """Hidden layers of the separate policy and value MLPs."""
+    features: str = "plain"
+    """``plain`` (the observation) or ``long`` (plus the long-horizon features of
+    ``agents.dice_net``: bonus pace, boxes left, face counts)."""
     reward_scale: float = Field(0.02, gt=0)
     """Points are multiplied by this (1/50) before PPO sees them."""
     checkpoint_every: int = Field(2_000_000, gt=0)
@@ -100,6 +104,7 @@ class DicePPOConfig(ConfigModel):
         )
 
     _lr_schedule = field_validator("lr_schedule")(one_of(LR_SCHEDULES))
+    _features = field_validator("features")(one_of(FEATURE_SETS))
 
     @field_validator("net_arch")
     @classmethod
@@ -270,7 +275,7 @@ def run(cfg: DicePPOConfig, run_dir: pathlib.Path | None = None) -> pathlib.Path
             batch_size=cfg.batch_size, n_epochs=cfg.n_epochs, gamma=cfg.gamma,
             gae_lambda=cfg.gae_lambda, clip_range=cfg.clip_range, ent_coef=cfg.ent_coef,
             vf_coef=cfg.vf_coef, max_grad_norm=cfg.max_grad_norm, seed=cfg.seed, device="cpu",
-            policy_kwargs={"net_arch": list(cfg.net_arch)},
+            policy_kwargs=_policy_kwargs(cfg),
         )  # fmt: skip
     callback = _callback(cfg, run_dir, start, logged, recent)
     try:
@@ -284,6 +289,15 @@ def run(cfg: DicePPOConfig, run_dir: pathlib.Path | None = None) -> pathlib.Path
     _save_resumable(model, run_dir, callback)  # the time budget or the last step
     _save(model, run_dir / "final.zip")
     return run_dir
+
+
+def _policy_kwargs(cfg: DicePPOConfig) -> dict[str, Any]:
+    kwargs: dict[str, Any] = {"net_arch": list(cfg.net_arch)}
+    if cfg.features == "long":
+        from agents.dice_net import extractor_kwargs
+
+        kwargs |= extractor_kwargs(cfg.rules())
+    return kwargs
 
 
 def _save_resumable(model: Any, run_dir: pathlib.Path, callback: Any) -> None:

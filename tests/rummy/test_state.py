@@ -118,3 +118,16 @@ def test_pickle_of_an_older_kit__loads():
     old = pickle.loads(pickle.dumps(Older()))
     assert isinstance(old, State)
     assert old.buffer.tobytes() == state.buffer.tobytes()
+
+
+def test_put__refuses_other_shapes_and_rows_out_of_range():
+    state = _played()
+    with pytest.raises(ValueError, match="cannot put"):
+        state.put(np.array([0, 1]), state.take(np.array([0])))  # two rows, one deal
+    with pytest.raises(ValueError, match="cannot put"):
+        state.put(np.array([0]), _played("cz", 2, 1))  # other seats and pack
+    with pytest.raises(IndexError):
+        state.put(np.array([5]), state.take(np.array([0])))  # the batch holds rows 0..4
+    before = state.buffer.copy()
+    state.put(np.array([False, False, True, False, False]), state.take(np.array([2])))
+    assert state.buffer.tobytes() == before.tobytes()  # a bool mask; row 2 onto itself

@@ -21,7 +21,7 @@ def wrap(aec: AECEnv) -> AECEnv:
 
 def _from_unwrapped(name: str) -> Any:
     """A read-only property: attribute ``name`` of the unwrapped env."""
-    return property(lambda self: getattr(self.env.unwrapped, name))
+    return property(lambda self: getattr(self.base_env, name))
 
 
 class DirectReads:
@@ -31,6 +31,11 @@ class DirectReads:
     wrappers keeps its own copy of them."""
 
     env: AECEnv
+
+    def __init__(self, env: AECEnv, *args: Any, **kwargs: Any) -> None:
+        super().__init__(env, *args, **kwargs)  # type: ignore[call-arg]
+        self.base_env = env.unwrapped  # (``unwrapped`` itself walks down every wrapper)
+
     agent_selection = _from_unwrapped("agent_selection")
     agents = _from_unwrapped("agents")
     terminations = _from_unwrapped("terminations")
@@ -48,7 +53,7 @@ class DirectAssertOutOfBounds(DirectReads, wrappers.AssertOutOfBoundsWrapper):  
     is asked of the unwrapped env."""
 
     def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
-        space: gymnasium.spaces.Space[Any] = self.env.unwrapped.action_space(agent)
+        space: gymnasium.spaces.Space[Any] = self.base_env.action_space(agent)
         return space
 
     def step(self, action: Any) -> None:

@@ -110,7 +110,7 @@ def step_in_place(rules: RuleSet, state: State, actions: Sequence[int] | np.ndar
                   validate: bool = True) -> StepOut:
     """``step`` that writes the new position into ``state``'s own arrays and returns only
     the ``StepOut`` (whose arrays are new). For the sole owner of a state, such as an env
-    stepping its one deal, which saves copying the fields a move writes; anyone else
+    stepping its one deal, which saves copying the state's buffer; anyone else
     holding ``state`` sees it change. Same checks and errors as ``step``."""
     return _step_buffer(rules, state, _checked(rules, state, actions, validate))
 
@@ -166,7 +166,7 @@ def sample_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """int64 (B,): one uniformly random legal action per row (0 for rows with none): the
     legal action at index ``floor(u * count)`` among the row's, for ``u = rng.random()``."""
     out = np.zeros(len(mask), np.int64)
-    if not mask.any():  # (no random number is drawn then)
+    if not np.count_nonzero(mask):  # (no random number is drawn then)
         return out
     _sample_rows(np.ascontiguousarray(mask, np.bool_), rng.random(len(mask)), out)
     return out
@@ -209,6 +209,7 @@ def compile_kernels() -> None:
         observe(rules, state, state.current, privileged=True)
         critic_view(rules, state, state.current)
         state, _ = step(rules, state, sample_legal(mask, rng))
+    state = reset_where(rules, state.take(np.array([1, 0])), np.array([1]), [2])
     melding_allowed(rules, state)
     fits.table_fits(rules, state.meld_kind, state.meld_key, state.cells)
     table.meets_opening(rules, state.meld_kind, state.meld_key, state.cells,

@@ -118,9 +118,12 @@ def obs_size(rules: RuleSet, privileged: bool = False) -> int:
 
 
 @by_identity
-def _sizes(rules: RuleSet) -> tuple[int, int]:
-    """``obs_size`` plain and privileged, looked up by identity (see ``jit.by_identity``)."""
-    return obs_size(rules), obs_size(rules, privileged=True)
+def _kernel_args(rules: RuleSet) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[int, int]]:
+    """What ``observe`` passes its kernel: the options, the cell values, the full pack, and
+    ``obs_size`` plain and privileged; looked up by identity (see ``jit.by_identity``)."""
+    tables = kernel_tables(rules)
+    return (tables.params, tables.cell_value, _pack(rules.num_jokers),
+            (obs_size(rules), obs_size(rules, privileged=True)))
 
 
 _KINDS = np.arange(NUM_KINDS)
@@ -147,15 +150,17 @@ def observe(rules: RuleSet, state: State, seat: np.ndarray | int,
     stock order.
     """
     b = state.batch_size
-    if isinstance(seat, (int, np.integer)) or np.ndim(seat) == 0:  # one seat for all
+    if isinstance(seat, np.ndarray) and seat.ndim:  # one seat per deal
+        seats = seat.astype(np.int64, copy=False)
+    elif np.ndim(seat) == 0:  # one seat for all
         seats = np.empty(b, np.int64)
         seats.fill(int(seat))
     else:
         seats = np.asarray(seat, np.int64)
-    out = np.empty((b, _sizes(rules)[privileged]), np.int16)
-    tables = kernel_tables(rules)
-    _observe_rows(tables.params, tables.cell_value, _pack(rules.num_jokers), seats,
-                  privileged, state.buffer, state.layout.table, out)
+    params, cell_value, pack, sizes = _kernel_args(rules)
+    out = np.empty((b, sizes[privileged]), np.int16)
+    _observe_rows(params, cell_value, pack, seats, privileged, state.buffer,
+                  state.layout.table, out)
     return out
 
 

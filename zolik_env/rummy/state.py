@@ -219,11 +219,16 @@ class State:
         return new
 
     def put(self, rows: np.ndarray, source: State) -> None:
-        """Overwrite deals ``rows`` of this State, in place, with the deals of ``source``
-        (one per row, same players and pack)."""
-        rows = np.asarray(rows, np.int64)
-        copy_rows(source.buffer, source.layout.table, np.arange(len(rows)), self.buffer,
-                  self.layout.table, rows, self.layout.row_bytes)
+        """Overwrite deals ``rows`` of this State (indices or a bool mask), in place, with
+        the deals of ``source``: one per row, the same players and pack, else
+        ``ValueError``; a row out of range is an ``IndexError``."""
+        rows = np.arange(self.batch_size)[rows].astype(np.int64, copy=False)  # checks them
+        ours, theirs = self.layout, source.layout
+        if (len(rows), ours.players, ours.pack_size) != (theirs.batch, theirs.players,
+                                                         theirs.pack_size):
+            raise ValueError(f"cannot put {source!r} into {len(rows)} rows of {self!r}")
+        copy_rows(source.buffer, theirs.table, np.arange(len(rows)), self.buffer, ours.table,
+                  rows, ours.row_bytes)
 
     def nbytes(self) -> int:
         return int(self.buffer.nbytes)
@@ -326,7 +331,7 @@ def _uint64(buffer: np.ndarray, start: int, size: int) -> np.ndarray:
     return buffer[start:start + 8 * size].view(np.uint64)
 
 
-@inline_kernel
+@kernel
 def fields_of(buffer: np.ndarray, table: np.ndarray) -> Fields:
     """The State in ``buffer`` as ``Fields`` of views, for the layout ``table``. Written
     out field by field (numba needs each view's type); ``tests/rummy/test_state.py``
