@@ -34,7 +34,7 @@ from eval.config_model import (
     read_values,
 )
 from train import resume_state
-from train.runlog import newest_intact, sigterm_interrupts, truncate_csv
+from train.runlog import new_run_dir, newest_intact, sigterm_interrupts, truncate_csv
 from zolik_env.dice import DiceRules
 
 LR_SCHEDULES = ("constant", "linear", "time_linear")
@@ -248,9 +248,7 @@ def run(cfg: DicePPOConfig, run_dir: pathlib.Path | None = None) -> pathlib.Path
     start = time.time()
     resume = run_dir is not None
     if run_dir is None:
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        run_dir = pathlib.Path(cfg.run_root) / f"dice__{cfg.seed}__{stamp}"
-        run_dir.mkdir(parents=True)
+        run_dir = new_run_dir(cfg.run_root, f"dice__{cfg.seed}")
         (run_dir / "config.yaml").write_text(yaml.safe_dump(plain_dict(cfg), sort_keys=False))
     (run_dir / "checkpoints").mkdir(exist_ok=True)
     raw = KostkyVecEnv(cfg.num_envs, cfg.rules(), cfg.seed, cfg.reward_scale, False)

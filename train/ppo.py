@@ -33,7 +33,14 @@ from agents.ppo_net import LeanMaskablePolicy
 from agents.registry import make_agent
 from train import resume_state
 from train.config import PPOConfig, make_config, to_dict
-from train.runlog import checkpoints, newest_intact, sigterm_interrupts, step_of, truncate_csv
+from train.runlog import (
+    checkpoints,
+    new_run_dir,
+    newest_intact,
+    sigterm_interrupts,
+    step_of,
+    truncate_csv,
+)
 from train.selfplay import OpponentPool, PoolVecEnv
 from zolik_env.rummy.observe import critic_view_size
 
@@ -50,13 +57,7 @@ class RunResult:
 
 def start_run(cfg: PPOConfig) -> pathlib.Path:
     """A fresh run dir holding ``config.yaml``, the resolved config."""
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    run_dir = pathlib.Path(cfg.run_root) / f"{cfg.exp_name}__{cfg.seed}__{stamp}"
-    suffix = 1
-    while run_dir.exists():  # two runs started in the same second
-        suffix += 1
-        run_dir = pathlib.Path(cfg.run_root) / f"{cfg.exp_name}__{cfg.seed}__{stamp}-{suffix}"
-    run_dir.mkdir(parents=True)
+    run_dir = new_run_dir(cfg.run_root, f"{cfg.exp_name}__{cfg.seed}")
     (run_dir / "config.yaml").write_text(yaml.safe_dump(to_dict(cfg), sort_keys=False))
     return run_dir
 

@@ -26,7 +26,6 @@ bit-identical with, an uninterrupted one.)
 from __future__ import annotations
 
 import csv
-import datetime
 import functools
 import json
 import logging
@@ -43,6 +42,7 @@ from pydantic import Field, field_validator, model_validator
 from agents.ppo import rules_meta
 from agents.rllib_policy import MODULE_ID, SIDECAR, RllibPolicy, checkpoints_of
 from eval.config_model import StrTuple, build, read_values
+from train import runlog
 from train.config import SelfPlayConfig, check_eval_opponents, check_pool
 from train.runlog import StopRequest, stop_requests, truncate_csv
 from zolik_env.rummy.options import RuleSet
@@ -202,9 +202,7 @@ def newest_iteration(run_dir: pathlib.Path | None) -> int:
 
 
 def new_run_dir(cfg: RllibConfig) -> pathlib.Path:
-    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
-    run_dir = pathlib.Path(cfg.run_root) / f"{cfg.exp_name}__{cfg.seed}__{stamp}"
-    run_dir.mkdir(parents=True, exist_ok=False)
+    run_dir = runlog.new_run_dir(cfg.run_root, f"{cfg.exp_name}__{cfg.seed}")
     (run_dir / CONFIG_FILE).write_text(yaml.safe_dump(cfg.to_dict(), sort_keys=False))
     return run_dir
 

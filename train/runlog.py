@@ -1,6 +1,6 @@
-"""What a resumed run needs from its files: the newest checkpoint that loads, and logs cut
-back to it so that every step is logged once (used by ``train.ppo`` and
-``train.dice_ppo``)."""
+"""A run dir's files: a fresh dir for a new run, and what a resumed run needs, the newest
+checkpoint that loads and logs cut back to it so that every step is logged once (used by
+``train.ppo``, ``train.dice_ppo`` and ``train.rllib_ppo``)."""
 
 from __future__ import annotations
 
@@ -12,10 +12,26 @@ import re
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
 _CHECKPOINT = re.compile(r"step_(\d+)\.zip")
+
+
+def new_run_dir(run_root: str | pathlib.Path, prefix: str) -> pathlib.Path:
+    """Make and return ``run_root/{prefix}__{time}``; a run started in the same second as
+    another (two seeds side by side) gets ``-2``, ``-3``, ... rather than the same dir."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    pathlib.Path(run_root).mkdir(parents=True, exist_ok=True)
+    for suffix in range(1, 1000):
+        run_dir = pathlib.Path(run_root) / f"{prefix}__{stamp}{'' if suffix == 1 else f'-{suffix}'}"
+        try:
+            run_dir.mkdir()
+            return run_dir
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"{run_root}: a thousand runs named {prefix}__{stamp} already")
 
 
 def step_of(path: pathlib.Path) -> int:

@@ -131,3 +131,19 @@ def test_put__refuses_other_shapes_and_rows_out_of_range():
     before = state.buffer.copy()
     state.put(np.array([False, False, True, False, False]), state.take(np.array([2])))
     assert state.buffer.tobytes() == before.tobytes()  # a bool mask; row 2 onto itself
+
+
+def test_over__refuses_a_buffer_the_layout_does_not_fit():
+    state = _played()
+    assert State.over(state.buffer, state.layout).buffer is state.buffer
+    for bad in (state.buffer[:-8], state.buffer.view(np.int8), state.buffer[::2],
+                np.zeros(3)):
+        with pytest.raises(ValueError, match="uint8 buffer"):
+            State.over(bad, state.layout)
+
+
+def test_an_empty_batch__takes_and_concatenates():
+    state = _played()
+    none = state.take(np.array([], np.int64))
+    assert none.batch_size == 0 and none.hands.shape == (0, 3, 53)
+    assert concatenate([none, state]).buffer.tobytes() == state.buffer.tobytes()

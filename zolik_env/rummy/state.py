@@ -162,7 +162,14 @@ class State:
 
     @staticmethod
     def over(buffer: np.ndarray, lay: Layout) -> State:
-        """The State held in ``buffer`` (not copied)."""
+        """The State held in ``buffer`` (not copied): a C-contiguous uint8 array of
+        ``lay.nbytes`` bytes, else ``ValueError`` (the kernels write where ``lay`` says)."""
+        if not (isinstance(buffer, np.ndarray) and buffer.dtype == np.uint8
+                and buffer.shape == (lay.nbytes,) and buffer.flags.c_contiguous
+                and buffer.flags.writeable):
+            raise ValueError(f"a State of {lay.batch} deals needs a writable uint8 buffer of "
+                             f"{lay.nbytes} bytes, got {getattr(buffer, 'dtype', type(buffer))}"
+                             f" {getattr(buffer, 'shape', '')}")
         return _attach(object.__new__(State), buffer, lay)
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -189,7 +196,7 @@ class State:
         return done
 
     def copy(self) -> State:
-        return State.over(self.buffer.copy(), self.layout)
+        return _attach(object.__new__(State), self.buffer.copy(), self.layout)
 
     def replace(self, **changes: Any) -> State:
         """A new State (a copy) with ``changes`` (field name -> array)."""
@@ -258,7 +265,7 @@ _set_buffer, _set_layout, _set_views = (State.__dict__[name].__set__
 
 
 def _unpickle(buffer: np.ndarray, batch: int, players: int, pack_size: int) -> State:
-    return State.over(buffer, layout(batch, players, pack_size))
+    return State.over(np.require(buffer, np.uint8, ["C", "W"]), layout(batch, players, pack_size))
 
 
 def _field_property(i: int, name: str, doc: str) -> property:
