@@ -168,8 +168,7 @@ class State:
                 and buffer.shape == (lay.nbytes,) and buffer.flags.c_contiguous
                 and buffer.flags.writeable):
             raise ValueError(f"a State of {lay.batch} deals needs a writable uint8 buffer of "
-                             f"{lay.nbytes} bytes, got {getattr(buffer, 'dtype', type(buffer))}"
-                             f" {getattr(buffer, 'shape', '')}")
+                             f"{lay.nbytes} bytes, got {getattr(buffer, 'shape', buffer)!r}")
         return _attach(object.__new__(State), buffer, lay)
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -315,10 +314,7 @@ def copy_rows(source: np.ndarray, source_table: np.ndarray, source_rows: np.ndar
                 target[dst + k] = source[src + k]
 
 
-# --- the fields inside a kernel
-
-
-@inline_kernel
+@inline_kernel  # the fields inside a kernel
 def _int8(buffer: np.ndarray, start: int, size: int) -> np.ndarray:
     return buffer[start:start + size].view(np.int8)
 
