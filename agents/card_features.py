@@ -13,6 +13,9 @@ to learn from a noisy reward. These features give it the planner's terms, per ki
 ``danger`` (53)   ``discard_choice.danger`` of the kind (joker: 0)
 ``fits`` (53)     1 if the kind lays off on a table meld now (a natural: the core's
                   ``fits.table_fits``, swaps and the ace-high end included, jokers too)
+``held`` (53)     only with ``held=True``: before the seat has opened, the cards of each
+                  kind in the hand's best joker-free melds by points (what the planner
+                  holds back for its opening and never throws); 0 once opened
 ================  ====================================================================
 
 They are a pure function of the observation (own hand, unseen counts, discards the
@@ -30,12 +33,14 @@ import numpy as np
 
 from agents import obs_view as ov
 from agents.discard_choice import danger_weights, run_neighbours, set_partners
+from agents.hand_search import Candidate, best_melds
 from zolik_env.rummy import fits
 from zolik_env.rummy.cards import JOKER, NUM_KINDS, NUM_NATURALS
 from zolik_env.rummy.options import RuleSet
 
 FIELDS = ("keep", "danger", "fits")
-CARD_FEATURES = len(FIELDS) * NUM_KINDS
+CARD_FEATURES = len(FIELDS) * NUM_KINDS  # without ``held``
+HELD = slice(CARD_FEATURES, CARD_FEATURES + NUM_KINDS)  # with ``held=True``
 KEEP, DANGER, FITS = (slice(i * NUM_KINDS, (i + 1) * NUM_KINDS) for i in range(len(FIELDS)))
 STORE = 10  # keep and danger are stored as round(value * STORE)
 SCALE = 1.0 / (20 * STORE)  # what the network multiplies stored keep and danger by
@@ -132,26 +137,48 @@ def dangers(cols: dict[str, np.ndarray], fit: np.ndarray, rules: RuleSet) -> np.
     return out
 
 
-def card_features(obs: np.ndarray, rules: RuleSet) -> np.ndarray:
-    """int16 (B, CARD_FEATURES): ``keep``, ``danger`` (times ``STORE``) and ``fits`` of
-    every kind, for each observation row; all 0 once the deal is over."""
+def held_cards(cols: dict[str, np.ndarray], rules: RuleSet) -> np.ndarray:
+    """int64 (B, 53): ``held`` (see the module docstring) of each row."""
+    out = np.zeros_like(cols["hand"])
+    for b in np.flatnonzero(cols["opened"][:, ov.OBSERVER] == 0):
+        best = best_melds(cols["hand"][b], 0, rules, _meld_points)
+        for cand in best.melds:
+            np.add.at(out[b], list(cand.naturals), 1)
+    return out
+
+
+def _meld_points(cand: Candidate) -> float:
+    return float(cand.points)
+
+
+def card_width(held: bool) -> int:
+    """Entries ``card_features`` gives per observation, with or without ``held``."""
+    return CARD_FEATURES + (NUM_KINDS if held else 0)
+
+
+def card_features(obs: np.ndarray, rules: RuleSet, held: bool = False) -> np.ndarray:
+    """int16 (B, card_width(held)): ``keep``, ``danger`` (times ``STORE``) and ``fits``
+    of every kind, then ``held`` if asked, for each observation row; all 0 once the deal
+    is over."""
     obs = np.asarray(obs, np.int16)
     cols = _columns(obs, rules)
     fit = table_fits(cols, rules)
-    out = np.zeros((len(obs), CARD_FEATURES), np.int16)
+    out = np.zeros((len(obs), card_width(held)), np.int16)
     out[:, KEEP][:, :NUM_NATURALS] = np.rint(STORE * keep_values(cols["hand"], cols["unseen"]))
     out[:, DANGER][:, :NUM_NATURALS] = np.rint(STORE * dangers(cols, fit, rules))
     out[:, FITS] = fit
+    if held:
+        out[:, HELD] = held_cards(cols, rules)
     over = cols["phase"][:, ov.PHASE_OVER] > 0
     out[over] = 0
     return out
 
 
-def card_scale() -> np.ndarray:
-    """float32 (CARD_FEATURES,): the network's factor per feature."""
+def card_scale(held: bool = False) -> np.ndarray:
+    """float32 (card_width(held),): the network's factor per feature."""
     return np.concatenate([np.full(2 * NUM_KINDS, SCALE, np.float32),
-                           np.ones(NUM_KINDS, np.float32)])
+                           np.ones(card_width(held) - 2 * NUM_KINDS, np.float32)])
 
 
-__all__ = ["CARD_FEATURES", "DANGER", "FIELDS", "FITS", "KEEP", "STORE", "card_features",
-           "card_scale", "dangers", "keep_values", "table_fits"]
+__all__ = ["CARD_FEATURES", "DANGER", "FIELDS", "FITS", "HELD", "KEEP", "STORE", "card_features",
+           "card_scale", "card_width", "dangers", "held_cards", "keep_values", "table_fits"]

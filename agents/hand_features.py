@@ -30,11 +30,12 @@ that could lay the whole hand, the taken card counted per copy, ``can_open`` tru
 the points were laid even without the clean run) is still computed for them.
 
 The features are a pure function of the observation, so they carry no more information
-than it does. ``FEATURE_SETS`` names the choices: ``""`` (none), ``"hand"`` and
+than it does. ``FEATURE_SETS`` names the choices: ``""`` (none), ``"hand"``,
 ``"hand+cards"`` (the per-kind ``agents.card_features`` first, then the hand features, so
-the hand features always end the observation). A network trained with them records the
-name (``agents.ppo.ScaledObs``), and ``ppo:PATH`` adds them to every observation it is
-given.
+the hand features always end the observation) and ``"hand+discard"`` (the same with the
+card features' ``held`` field, what ``agents.discard_prior`` reads). A network trained
+with them records the name (``agents.ppo.ScaledObs``), and ``ppo:PATH`` adds them to
+every observation it is given.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ import gymnasium
 import numpy as np
 
 from agents import obs_view as ov
-from agents.card_features import CARD_FEATURES, card_features, card_scale
+from agents.card_features import card_features, card_scale, card_width
 from agents.hand_search import NEG, Candidate, best_melds
 from agents.turn_plan import turn_input
 from zolik_env.envs.zolik_common import observation_space
@@ -54,7 +55,7 @@ from zolik_env.rummy.melds import hand_card_value
 from zolik_env.rummy.observe import critic_view_size
 from zolik_env.rummy.options import RuleSet
 
-FEATURE_SETS = ("", "hand", "hand+cards")
+FEATURE_SETS = ("", "hand", "hand+cards", "hand+discard")
 FEATURE_VERSION = 4  # bumped whenever the "hand" features change (names their caches)
 SUPPORTED_VERSIONS = (3, 4)  # what ``hand_features`` can still compute, for older networks
 UNRECORDED_VERSION = 3  # networks saved before the version was recorded were trained on 3
@@ -77,17 +78,21 @@ def check_features(name: str) -> str:
 
 def has_hand_features(name: str) -> bool:
     """Whether the feature set ``name`` ends with the hand features (the plan prior's)."""
-    return check_features(name) in ("hand", "hand+cards")
+    return check_features(name) != ""
 
 
 def _has_cards(name: str) -> bool:
-    return check_features(name) == "hand+cards"
+    return check_features(name) in ("hand+cards", "hand+discard")
+
+
+def _has_held(name: str) -> bool:
+    return check_features(name) == "hand+discard"
 
 
 def feature_size(name: str) -> int:
     """How many entries the feature set ``name`` appends to an observation."""
     return (HAND_FEATURES if has_hand_features(name) else 0) + (
-        CARD_FEATURES if _has_cards(name) else 0)
+        card_width(_has_held(name)) if _has_cards(name) else 0)
 
 
 def feature_scale(name: str) -> np.ndarray:
@@ -97,7 +102,7 @@ def feature_scale(name: str) -> np.ndarray:
         return np.zeros(0, np.float32)
     scalars = [0.01 if s in _POINT_SCALARS else 1.0 for s in SCALARS]
     hand = np.array(scalars + [1.0] * 2 * NUM_KINDS, np.float32)
-    return np.concatenate([card_scale(), hand]) if _has_cards(name) else hand
+    return np.concatenate([card_scale(_has_held(name)), hand]) if _has_cards(name) else hand
 
 
 def augmented_space(rules: RuleSet, name: str) -> gymnasium.spaces.Box:
@@ -127,7 +132,7 @@ def augment(obs: np.ndarray, rules: RuleSet, name: str,
     obs = np.asarray(obs)
     if feature_size(name) == 0:
         return obs
-    cards = [card_features(obs, rules)] if _has_cards(name) else []
+    cards = [card_features(obs, rules, _has_held(name))] if _has_cards(name) else []
     return np.concatenate([obs, *cards, hand_features(obs, rules, version)], axis=1)
 
 

@@ -36,6 +36,7 @@ from sb3_contrib.common.maskable.distributions import MaskableDistribution
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import MlpExtractor
 
+from agents.discard_prior import DiscardPrior
 from agents.hand_features import HAND_FEATURES, PLAN_RUNS, PLAN_SETS, SCALARS
 from agents.ppo import critic_extra_of
 from zolik_env.rummy import actions as A
@@ -131,19 +132,25 @@ class SplitMlpExtractor(torch.nn.Module):
 
 class LeanMaskablePolicy(MaskableActorCriticPolicy):
     """``MaskableActorCriticPolicy`` whose rollout and update passes use
-    ``masked_log_softmax``, with an optional plan prior (see the module docstring) and
+    ``masked_log_softmax``, with an optional plan prior (see the module docstring), an
+    optional discard prior (``agents.discard_prior``; ``discard_prior`` is its spec) and
     an optional privileged critic (``ScaledObs.critic_extra`` > 0: the observations end
     with a critic view that only the value MLP reads, ``SplitMlpExtractor``)."""
 
-    def __init__(self, *args: Any, plan_prior: bool = False, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, plan_prior: bool = False,
+                 discard_prior: dict[str, Any] | None = None, **kwargs: Any) -> None:
         self.use_plan_prior = plan_prior
+        self.discard_prior_spec = discard_prior
         super().__init__(*args, **kwargs)
 
     def _build(self, lr_schedule: Any) -> None:
         super()._build(lr_schedule)
-        # after the optimizer exists: rebuild it so it also trains the prior's weights
+        # after the optimizer exists: rebuild it so it also trains the priors' weights
         if self.use_plan_prior:
             self.plan_prior = PlanPrior()
+        if self.discard_prior_spec is not None:
+            self.discard_prior = DiscardPrior(self.discard_prior_spec)
+        if self.use_plan_prior or self.discard_prior_spec is not None:
             self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1),
                                                   **self.optimizer_kwargs)
 
@@ -161,6 +168,7 @@ class LeanMaskablePolicy(MaskableActorCriticPolicy):
     def _get_constructor_parameters(self) -> dict[str, Any]:
         data = super()._get_constructor_parameters()
         data["plan_prior"] = self.use_plan_prior
+        data["discard_prior"] = self.discard_prior_spec
         return data
 
     def action_logits(self, obs: torch.Tensor) -> torch.Tensor:
@@ -172,9 +180,11 @@ class LeanMaskablePolicy(MaskableActorCriticPolicy):
         """The action logits from the actor's latent and the features (a critic view at
         their end is cut off before the plan prior reads them)."""
         logits = self.action_net(latent_pi)
+        actor = features[:, :self.features_dim - self.critic_extra]
         if self.use_plan_prior:
-            actor_width = self.features_dim - self.critic_extra
-            logits = logits + self.plan_prior(features[:, :actor_width])
+            logits = logits + self.plan_prior(actor)
+        if self.discard_prior_spec is not None:
+            logits = logits + self.discard_prior(actor)
         return logits
 
     def get_distribution(self, obs: torch.Tensor,

@@ -18,6 +18,7 @@ from typing import Any
 import torch
 from gymnasium import spaces
 
+from agents.discard_prior import discard_prior_spec
 from agents.hand_features import FEATURE_VERSION, UNRECORDED_VERSION, training_space
 from agents.ppo import (
     PPOPolicy,
@@ -54,13 +55,16 @@ def card(name: str) -> dict[str, Any]:
 
 def network(net_arch: list[int], rules: RuleSet, features: str = "",
             plan_prior: bool = False, feature_version: int = FEATURE_VERSION,
-            critic_extra: int = 0) -> LeanMaskablePolicy:
+            critic_extra: int = 0, discard_prior: bool = False) -> LeanMaskablePolicy:
     """An untrained actor-critic of the trainer's shape for ``rules`` (observations with
-    the ``features`` of ``agents.hand_features`` appended; ``plan_prior`` and a
-    privileged critic of ``critic_extra`` entries: see ``agents.ppo_net``)."""
+    the ``features`` of ``agents.hand_features`` appended; ``plan_prior``,
+    ``discard_prior`` and a privileged critic of ``critic_extra`` entries: see
+    ``agents.ppo_net``)."""
     space = training_space(rules, features, critic_extra > 0)
+    spec = discard_prior_spec(rules) if discard_prior else None
     return LeanMaskablePolicy(space, spaces.Discrete(NUM_ACTIONS),
                               lambda _: 0.0, net_arch=list(net_arch), plan_prior=plan_prior,
+                              discard_prior=spec,
                               features_extractor_class=ScaledObs,
                               features_extractor_kwargs={
                                   "scale": obs_scale(rules, features,
@@ -80,7 +84,9 @@ def pack(policy: Any, rules: RuleSet) -> dict[str, Any]:
             "obs_features": features_of(policy),
             "feature_version": feature_version_of(policy),
             "critic_extra": critic_extra_of(policy),
-            "plan_prior": bool(getattr(policy, "use_plan_prior", False)), "state_dict": weights}
+            "plan_prior": bool(getattr(policy, "use_plan_prior", False)),
+            "discard_prior": getattr(policy, "discard_prior_spec", None) is not None,
+            "state_dict": weights}
 
 
 def unpack(saved: dict[str, Any], rules: RuleSet, name: str) -> LeanMaskablePolicy:
@@ -94,7 +100,7 @@ def unpack(saved: dict[str, Any], rules: RuleSet, name: str) -> LeanMaskablePoli
     net = network(saved["net_arch"], rules, str(saved.get("obs_features", "")),
                   bool(saved.get("plan_prior", False)),
                   int(saved.get("feature_version", UNRECORDED_VERSION)),
-                  int(saved.get("critic_extra", 0)))
+                  int(saved.get("critic_extra", 0)), bool(saved.get("discard_prior", False)))
     net.load_state_dict({k: v.float() if v.is_floating_point() else v
                          for k, v in saved["state_dict"].items()})
     net.optimizer = None  # a player needs no Adam state

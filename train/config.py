@@ -130,12 +130,18 @@ class PPOConfig(SelfPlayConfig):
     obs_features: str = "hand"
     """``hand``: append the hand features of ``agents.hand_features`` (the best melds of
     the own hand, whether it can open) to the learner's observation; ``hand+cards``: also
-    each card kind's keep value, danger and table fit (``agents.card_features``); ``""``:
-    none. The network records its choice, so its checkpoints play with the same features."""
+    each card kind's keep value, danger and table fit (``agents.card_features``);
+    ``hand+discard``: those and the cards an unopened hand holds for its opening (what
+    ``discard_prior`` reads); ``""``: none. The network records its choice, so its
+    checkpoints play with the same features."""
     plan_prior: bool = True
-    """With hand features (``hand``, ``hand+cards``): moves that follow the hand's plan get
-    a learned bonus on their logits (``agents.ppo_net.PlanPrior``); false: the plain
-    action layer."""
+    """With hand features (any ``obs_features`` but ``""``): moves that follow the hand's
+    plan get a learned bonus on their logits (``agents.ppo_net.PlanPrior``); false: the
+    plain action layer."""
+    discard_prior: bool = False
+    """With ``obs_features: hand+discard``: each discard move's logit gets a learned weighted
+    sum of that card's keep value, danger, table fit, plan membership and hand penalty,
+    starting at the planner's own weights (``agents.discard_prior``)."""
     privileged_critic: bool = False
     """The value network also sees the learner's critic view (the other hands and the
     next stock cards, ``zolik_env.rummy.observe.critic_view``) in training, so its
@@ -231,6 +237,9 @@ class PPOConfig(SelfPlayConfig):
         if self.plan_prior and not has_hand_features(self.obs_features):
             raise ValueError(f"plan_prior needs obs_features: hand or hand+cards (got "
                              f"obs_features={self.obs_features!r}); set plan_prior: false")
+        if self.discard_prior and self.obs_features != "hand+discard":
+            raise ValueError(f"discard_prior needs obs_features: hand+discard (got "
+                             f"obs_features={self.obs_features!r}); set discard_prior: false")
         check_batch_fits(self.batch_size, self.num_envs, self.n_steps)
         return self
 

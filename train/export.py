@@ -81,7 +81,7 @@ def model_card(name: str, meta: dict[str, Any], run: pathlib.Path, note: str) ->
     cfg = read_config(run)
     recipe = ", ".join(f"{k} {getattr(cfg, k)}" for k in (
         "num_envs", "n_steps", "n_epochs", "learning_rate", "ent_coef", "gamma", "net_arch",
-        "pool", "pool_focus", "shaping", "obs_features", "plan_prior"))
+        "pool", "pool_focus", "shaping", "obs_features", "plan_prior", "discard_prior"))
     return f"""# pretrained:{name}
 
 A MaskablePPO actor-critic for {meta['rules']} with {meta['num_players']} players

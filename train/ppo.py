@@ -27,6 +27,7 @@ from typing import Any
 
 import yaml
 
+from agents.discard_prior import discard_prior_spec
 from agents.hand_features import FEATURE_VERSION
 from agents.ppo import ScaledObs, obs_scale, write_meta
 from agents.ppo_net import LeanMaskablePolicy
@@ -68,6 +69,7 @@ def read_config(run_dir: pathlib.Path) -> PPOConfig:
     if isinstance(raw, dict):
         raw.setdefault("obs_features", "")  # run dirs from before hand features had none
         raw.setdefault("plan_prior", False)
+        raw.setdefault("discard_prior", False)
         raw.setdefault("privileged_critic", False)  # nor a privileged critic
         raw.setdefault("duplicate_reference", "")  # nor a duplicate reference
     return make_config(raw, str(run_dir / "config.yaml"))
@@ -99,6 +101,8 @@ def _new_model(cfg: PPOConfig, env: Any) -> Any:
     scale = obs_scale(cfg.rules(), cfg.obs_features, critic_extra).tolist()
     policy_kwargs = {"net_arch": list(cfg.net_arch), "features_extractor_class": ScaledObs,
                      "plan_prior": cfg.plan_prior,
+                     "discard_prior": (discard_prior_spec(cfg.rules()) if cfg.discard_prior
+                                       else None),
                      "features_extractor_kwargs": {"scale": scale,
                                                    "features": cfg.obs_features,
                                                    "feature_version": FEATURE_VERSION,

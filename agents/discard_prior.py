@@ -1,0 +1,108 @@
+"""The discard prior: a learned score of every card kind for the move that ends a turn.
+
+Four decisions in ten are discards, and they are where a network cloned from the planner
+departs from it most: the planner throws the card with the lowest score of
+
+    keep value + danger + 40 x (held for the opening) - penalty weight x hand penalty
+
+(``agents.discard_choice``), an argmin over the hand of a weighted sum of per-card terms.
+``agents.card_features`` gives the network those terms for every kind, but an MLP over
+2,658 independent logits has to learn that the same weights apply to each of the 52
+discard moves. ``DiscardPrior`` states that structure: the logit of ``discard k`` gets
+
+    w_keep keep[k] + w_danger danger[k] + w_fits fits[k] + w_held held[k]
+    + (w_pen + w_pen_opened opened + w_pen_danger danger_near) penalty[k]
+
+and ``discard joker`` gets ``w_joker``; ``held[k]`` counts the cards of kind ``k`` in
+the melds an unopened hand holds for its opening, ``opened`` is whether the seat has
+opened, ``danger_near`` whether an opened opponent holds at most 4 cards (the
+planner's "in danger"). The seven weights are learned with the network, by the cloning
+and then by PPO, and start at the planner's coefficients divided by ``TEMPERATURE``, so
+the untrained network already ranks discards as the planner does and the learner can
+move each coefficient on its own. The network's own logits are added on top.
+
+Everything is read from the observation and its features (``obs_features:
+hand+discard``), so the prior sees nothing a seat does not see. The rule-dependent facts
+(each kind's hand penalty, where the hand sizes and opened flags lie in the
+observation, whether the pile is taken deep) are a ``spec`` made from the rules once and
+saved with the network.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+
+from agents import obs_view as ov
+from agents.card_features import DANGER, FITS, HELD, KEEP, SCALE, STORE, card_width
+from agents.hand_features import HAND_FEATURES
+from zolik_env.rummy import actions as A
+from zolik_env.rummy.cards import JOKER, NUM_KINDS, NUM_NATURALS
+from zolik_env.rummy.melds import hand_card_value
+from zolik_env.rummy.options import RuleSet
+
+TERMS = ("keep", "danger", "fits", "held", "penalty", "penalty_opened", "penalty_danger",
+         "joker")
+TEMPERATURE = 2.0  # planner points per unit of logit at the start
+PENALTY_UNIT = 10.0  # the prior reads hand penalties / 10
+NEAR_OUT = 4  # an opened opponent with this many cards or fewer may go out soon
+HELD_WEIGHT = 40.0  # the planner's protection of the cards it holds for the opening
+JOKER_START = -20.0  # a joker is thrown only when nothing else may go
+SIZE_SCALE = 20.0  # the network reads hand sizes / 20 (``agents.ppo.obs_scale``)
+
+
+def discard_prior_spec(rules: RuleSet) -> dict[str, Any]:
+    """What the prior needs to know of ``rules``, as plain values saved with a network."""
+    starts = {name: start for name, start, _, _ in ov.slices(rules)}
+    return {"penalty": [hand_card_value(k, rules) / PENALTY_UNIT for k in range(NUM_NATURALS)],
+            "players": rules.num_players, "hand_sizes": starts["hand_sizes"],
+            "opened": starts["opened"], "deep": rules.discard_pickup == "deep"}
+
+
+def planner_weights(deep: bool) -> list[float]:
+    """The planner's coefficients in the prior's units (``TERMS`` order), / ``TEMPERATURE``:
+    a lower planner score is a higher logit. The network reads keep and danger as
+    ``STORE * SCALE`` times their value, penalties / ``PENALTY_UNIT``."""
+    unit = 1.0 / (STORE * SCALE) / TEMPERATURE
+    base, opened = (0.8, 0.0) if deep else (0.3, 0.5)
+    per_point = PENALTY_UNIT / TEMPERATURE
+    return [-unit, -unit, 0.0, -HELD_WEIGHT / TEMPERATURE, base * per_point, opened * per_point,
+            0.7 * per_point, JOKER_START]
+
+
+class DiscardPrior(torch.nn.Module):
+    """The discard prior's logit bonus (see the module docstring) from the scaled actor
+    features: the observation, then the card features, then the hand features."""
+
+    def __init__(self, spec: dict[str, Any]) -> None:
+        super().__init__()
+        self.players = int(spec["players"])
+        self.sizes_at, self.opened_at = int(spec["hand_sizes"]), int(spec["opened"])
+        self.register_buffer("penalty", torch.tensor(spec["penalty"], dtype=torch.float32))
+        self.weight = torch.nn.Parameter(torch.tensor(planner_weights(bool(spec["deep"]))))
+
+    def terms(self, features: torch.Tensor) -> torch.Tensor:
+        """(B, 52, 7) the per-kind terms of the naturals' discards (``TERMS`` but the last)."""
+        cards = features[:, -(HAND_FEATURES + card_width(True)):-HAND_FEATURES]
+        opened = features[:, self.opened_at:self.opened_at + 1]
+        others = slice(1, self.players)
+        sizes = features[:, self.sizes_at:self.sizes_at + self.players][:, others] * SIZE_SCALE
+        others_opened = features[:, self.opened_at:self.opened_at + self.players][:, others]
+        near = ((sizes <= NEAR_OUT + 0.5) & (others_opened > 0)).any(1, keepdim=True).float()
+        penalty = self.penalty.expand(features.shape[0], NUM_NATURALS)
+        return torch.stack([cards[:, field][:, :NUM_NATURALS] for field in (KEEP, DANGER, FITS,
+                                                                             HELD)]
+                           + [penalty, penalty * opened, penalty * near], -1)
+
+    def forward(self, features: torch.Tensor) -> torch.Tensor:
+        """(B, NUM_ACTIONS) bonus: zero but on the discards."""
+        rows = features.shape[0]
+        naturals = self.terms(features) @ self.weight[:-1]
+        joker = self.weight[-1].expand(rows, 1)
+        zeros = features.new_zeros
+        return torch.cat([zeros(rows, A.DISCARD_BASE), naturals, joker,
+                          zeros(rows, A.NUM_ACTIONS - A.DISCARD_BASE - NUM_KINDS)], 1)
+
+
+assert JOKER == NUM_NATURALS and len(TERMS) == 8

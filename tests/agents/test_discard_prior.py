@@ -1,0 +1,132 @@
+"""agents.discard_prior: the learned discard score starts as the planner's own."""
+
+import numpy as np
+import pytest
+import torch
+
+from agents import card_features as cf
+from agents import obs_view as ov
+from agents.discard_choice import discard_scores
+from agents.discard_prior import TEMPERATURE, TERMS, DiscardPrior, discard_prior_spec
+from agents.hand_features import augment
+from agents.ppo import obs_scale
+from agents.registry import make_agent
+from agents.turn_plan import turn_input
+from zolik_env.rummy import actions as A
+from zolik_env.rummy import game, rules
+from zolik_env.rummy.cards import JOKER, NUM_NATURALS
+from zolik_env.rummy.melds import hand_card_value
+from zolik_env.rummy.observe import observe
+
+FEATURES = "hand+discard"
+
+
+def planner_positions(rule_set, deals=12, moves=320, seed=0):
+    """Observations and masks of the seat to act along planner self-play, at the moves
+    where the planner discards."""
+    rng = np.random.default_rng(seed)
+    planner = make_agent("planner", rule_set)
+    state = game.init(rule_set, np.arange(deals) + 7000 + 100 * seed)
+    obs_out, mask_out = [], []
+    for _ in range(moves):
+        obs = observe(rule_set, state, state.current.astype(np.int64))
+        mask = game.legal_action_mask(rule_set, state)
+        action = np.asarray(planner.act_batch(obs, mask, rng), np.int64)
+        discards = action >= A.DISCARD_BASE
+        obs_out.append(obs[discards])
+        mask_out.append(mask[discards])
+        state, _ = game.step(rule_set, state, action)
+    return np.concatenate(obs_out), np.concatenate(mask_out).astype(bool)
+
+
+def scaled(obs, rule_set):
+    raw = augment(obs, rule_set, FEATURES)
+    return torch.clamp(torch.as_tensor(raw).float()
+                       * torch.as_tensor(obs_scale(rule_set, FEATURES)), -5, 5)
+
+
+@pytest.mark.parametrize(("preset", "players"), [("cz", 2), ("cz", 4), ("sk", 2), ("jolly", 2)])
+def test_the_untrained_prior_scores_every_discard_as_the_planner_does(preset, players):
+    """-TEMPERATURE x bonus is the planner's ``discard_scores`` for every discardable
+    natural, so the prior's best discard is the planner's."""
+    rule_set = rules.preset(preset, num_players=players)
+    obs, masks = planner_positions(rule_set, seed=players)
+    planner = make_agent("planner", rule_set)
+    prior = DiscardPrior(discard_prior_spec(rule_set))
+    with torch.no_grad():
+        bonus = prior(scaled(obs, rule_set)).numpy()
+    compared = agreed = 0
+    for row, mask, row_bonus in zip(obs, masks, bonus, strict=True):
+        view = ov.decode(row, rule_set)
+        plan = planner.search.best_turn(turn_input(view, rule_set), planner.in_danger(view))
+        if (plan.hand != view["hand"]).any():
+            continue  # the planner would still lay before this discard: other scores
+        free = mask[A.DISCARD_BASE:].astype(np.int64)
+        want = discard_scores(plan.hand, free, planner.held_melds(plan), planner.context(view))
+        got = {k: -TEMPERATURE * row_bonus[A.DISCARD_BASE + k] for k in want}
+        np.testing.assert_allclose(list(got.values()), list(want.values()), atol=1e-3)
+        compared += 1
+        discards = np.where(mask[A.DISCARD_BASE:], row_bonus[A.DISCARD_BASE:], -np.inf)
+        agreed += int(np.argmax(discards)) == min(want, key=lambda k: (want[k], k))
+    assert compared >= 100
+    assert agreed >= 0.97 * compared  # ties aside, the prior's choice is the planner's
+
+
+def test_held_is_what_the_planner_holds_for_its_opening_and_zero_once_opened():
+    rule_set = rules.preset("cz")
+    obs, _ = planner_positions(rule_set, deals=8, moves=200, seed=3)
+    held = cf.card_features(obs, rule_set, held=True)[:, cf.HELD]
+    planner = make_agent("planner", rule_set)
+    unopened = 0
+    for row, row_held in zip(obs, held, strict=True):
+        view = ov.decode(row, rule_set)
+        if view["opened"][ov.OBSERVER]:
+            assert not row_held.any()
+            continue
+        unopened += 1
+        plan = planner.search.best_turn(turn_input(view, rule_set))
+        if (plan.hand == view["hand"]).all():
+            np.testing.assert_array_equal(row_held, planner.held_melds(plan))
+    assert unopened >= 20 and held.any()
+
+
+def test_the_bonus_touches_only_discards_and_follows_its_weights():
+    rule_set = rules.preset("cz")
+    obs, _ = planner_positions(rule_set, deals=4, moves=80)
+    features = scaled(obs, rule_set)
+    prior = DiscardPrior(discard_prior_spec(rule_set))
+    assert prior.weight.shape == (len(TERMS),)
+    with torch.no_grad():
+        bonus = prior(features)
+        assert not bonus[:, :A.DISCARD_BASE].any()
+        assert (bonus[:, A.DISCARD_BASE + JOKER] == prior.weight[-1]).all()
+        prior.weight.zero_()
+        prior.weight[TERMS.index("penalty")] = 1.0  # the bonus is then the hand penalty / 10
+        penalty = prior(features)[0, A.DISCARD_BASE:A.DISCARD_BASE + NUM_NATURALS]
+    want = [hand_card_value(k, rule_set) / 10 for k in range(NUM_NATURALS)]
+    np.testing.assert_allclose(penalty.numpy(), want, rtol=1e-6)
+    assert want[1] == 0.2 and want[12] == 1.0  # a two and a king
+
+
+def test_a_network_with_the_prior_trains_it_and_ships_it():
+    from agents.pretrained import network, pack, unpack
+
+    rule_set = rules.preset("cz")
+    obs, masks = planner_positions(rule_set, deals=4, moves=80)
+    net = network([16], rule_set, FEATURES, plan_prior=True, discard_prior=True)
+    assert any(p is net.discard_prior.weight for p in net.optimizer.param_groups[0]["params"])
+    with torch.no_grad():
+        net.discard_prior.weight.add_(0.5)
+        logits = net.action_logits(torch.as_tensor(augment(obs, rule_set, FEATURES)))
+    shipped = unpack(pack(net, rule_set), rule_set, "test")
+    with torch.no_grad():
+        again = shipped.action_logits(torch.as_tensor(augment(obs, rule_set, FEATURES)))
+    torch.testing.assert_close(again, logits, atol=0.05, rtol=0.01)  # float16 weights
+    plain = network([16], rule_set, FEATURES, plan_prior=True)
+    plain.load_state_dict({k: v for k, v in net.state_dict().items()
+                           if not k.startswith("discard_prior")})
+    with torch.no_grad():
+        without = plain.action_logits(torch.as_tensor(augment(obs, rule_set, FEATURES)))
+    legal = torch.as_tensor(masks)
+    assert not torch.equal(without[legal], logits[legal])  # the prior moves the discards
+    assert torch.equal(without[:, :A.DISCARD_BASE], logits[:, :A.DISCARD_BASE])
