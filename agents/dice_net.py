@@ -32,7 +32,7 @@ import numpy as np
 import torch
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 
-from zolik_env.dice.observe import obs_layout
+from zolik_env.dice.observe import obs_slices
 from zolik_env.dice.rules import (
     NUM_BOXES,
     NUM_DICE,
@@ -92,10 +92,6 @@ class LongHorizonFeatures(BaseFeaturesExtractor):
 
 def extractor_kwargs(rules: DiceRules) -> dict[str, Any]:
     """``policy_kwargs`` entries that give a MaskablePPO policy the long-horizon features."""
-    slices, start = {}, 0
-    for name, shape in obs_layout(rules):
-        size = int(np.prod(shape))
-        slices[name] = (start, start + size)
-        start += size
+    slices = {name: (start, stop) for name, (start, stop, _) in obs_slices(rules).items()}
     return {"features_extractor_class": LongHorizonFeatures,
             "features_extractor_kwargs": {"slices": slices, "columns": rules.num_columns}}

@@ -12,6 +12,7 @@ from agents.dice_net import extractor_kwargs, features_per_column
 from train import dice_ppo
 from train.kostky_vec import KostkyVecEnv
 from zolik_env.dice import DiceRules, game, observe
+from zolik_env.dice.observe import obs_layout, obs_size, obs_slices
 from zolik_env.dice.rules import NUM_BOXES
 
 
@@ -86,3 +87,15 @@ def test_run_with_long_features__the_checkpoint_plays_from_plain_observations(tm
     assert mask[np.arange(4), actions].all()
     extractor = agent.model.policy.features_extractor
     assert extractor.features_dim == obs.shape[1] + features_per_column()
+
+
+@pytest.mark.parametrize("joker", ["none", "forced", "free"])
+def test_obs_slices__tile_the_observation_in_layout_order(joker):
+    rules = DiceRules(joker=joker)
+    slices = obs_slices(rules)
+    assert list(slices) == [name for name, _ in obs_layout(rules)]
+    stops = [0] + [stop for _, stop, _ in slices.values()]
+    assert [start for start, _, _ in slices.values()] == stops[:-1]
+    assert stops[-1] == obs_size(rules)
+    assert extractor_kwargs(rules)["features_extractor_kwargs"]["slices"] == {
+        name: (start, stop) for name, (start, stop, _) in slices.items()}

@@ -21,7 +21,7 @@ from zolik_env.dice.actions import (
     score_action,
 )
 from zolik_env.dice.game import StepOut, init, legal_action_mask, step, totals
-from zolik_env.dice.observe import decode_observation, obs_layout, obs_size, observe
+from zolik_env.dice.observe import decode_observation, obs_layout, obs_size, obs_slices, observe
 from zolik_env.dice.rules import BOX_NAMES, DiceRules
 from zolik_env.dice.state import State
 
@@ -40,6 +40,7 @@ __all__ = [
     "num_actions",
     "obs_layout",
     "obs_size",
+    "obs_slices",
     "observe",
     "reroll_action",
     "score_action",

@@ -81,14 +81,20 @@ def observe(rules: DiceRules, state: State, seat: int | np.ndarray) -> np.ndarra
     return np.concatenate([np.asarray(p, np.float32) for p in parts], axis=1)
 
 
-def split_observation(rules: DiceRules, obs: np.ndarray) -> dict[str, np.ndarray]:
-    """Named views ``{name: (B, *shape)}`` of observations ``(B, OBS)``."""
+def obs_slices(rules: DiceRules) -> dict[str, tuple[int, int, tuple[int, ...]]]:
+    """``{name: (start, stop, shape)}`` of every slice of the observation, in order."""
     out, start = {}, 0
     for name, shape in obs_layout(rules):
         size = int(np.prod(shape))
-        out[name] = obs[:, start : start + size].reshape(obs.shape[0], *shape)
+        out[name] = (start, start + size, shape)
         start += size
     return out
+
+
+def split_observation(rules: DiceRules, obs: np.ndarray) -> dict[str, np.ndarray]:
+    """Named views ``{name: (B, *shape)}`` of observations ``(B, OBS)``."""
+    return {name: obs[:, start:stop].reshape(obs.shape[0], *shape)
+            for name, (start, stop, shape) in obs_slices(rules).items()}
 
 
 def decode_observation(rules: DiceRules, obs: np.ndarray) -> dict[str, np.ndarray]:
