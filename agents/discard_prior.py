@@ -75,12 +75,19 @@ class DiscardPrior(torch.nn.Module):
     """The discard prior's logit bonus (see the module docstring) from the scaled actor
     features: the observation, then the card features, then the hand features."""
 
-    def __init__(self, spec: dict[str, Any]) -> None:
+    def __init__(self, spec: dict[str, Any], scale: float = 1.0) -> None:
         super().__init__()
         self.players = int(spec["players"])
         self.sizes_at, self.opened_at = int(spec["hand_sizes"]), int(spec["opened"])
         self.register_buffer("penalty", torch.tensor(spec["penalty"], dtype=torch.float32))
-        self.weight = torch.nn.Parameter(torch.tensor(planner_weights(bool(spec["deep"]))))
+        self.scale = float(scale)  # the coefficients are scale x weight (faster Adam steps)
+        start = torch.tensor(planner_weights(bool(spec["deep"])))
+        self.weight = torch.nn.Parameter(start / self.scale)
+
+    @property
+    def coefficients(self) -> torch.Tensor:
+        """(8,) the prior's coefficients, in ``TERMS`` order."""
+        return self.weight * self.scale
 
     def terms(self, features: torch.Tensor) -> torch.Tensor:
         """(B, 52, 7) the per-kind terms of the naturals' discards (``TERMS`` but the last)."""
@@ -98,8 +105,9 @@ class DiscardPrior(torch.nn.Module):
     def forward(self, features: torch.Tensor) -> torch.Tensor:
         """(B, NUM_ACTIONS) bonus: zero but on the discards."""
         rows = features.shape[0]
-        naturals = self.terms(features) @ self.weight[:-1]
-        joker = self.weight[-1].expand(rows, 1)
+        coefficients = self.coefficients
+        naturals = self.terms(features) @ coefficients[:-1]
+        joker = coefficients[-1].expand(rows, 1)
         zeros = features.new_zeros
         return torch.cat([zeros(rows, A.DISCARD_BASE), naturals, joker,
                           zeros(rows, A.NUM_ACTIONS - A.DISCARD_BASE - NUM_KINDS)], 1)

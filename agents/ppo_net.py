@@ -63,8 +63,9 @@ class PlanPrior(torch.nn.Module):
     """The plan prior's logit bonus (see the module docstring) from the scaled
     observation, whose hand counts, plan counts and ``can_open`` flag are unscaled."""
 
-    def __init__(self) -> None:
+    def __init__(self, scale: float = 1.0) -> None:
         super().__init__()
+        self.scale = float(scale)  # see ``LeanMaskablePolicy``'s ``prior_scale``
         counts = torch.as_tensor(A.MELD_PATTERN_COUNTS, dtype=torch.float32)  # (P, 53)
         is_run = torch.as_tensor(A.MELD_PATTERN_KIND == A.RUN)
         self.register_buffer("needs_one", (counts >= 1).float().T.contiguous())
@@ -89,7 +90,8 @@ class PlanPrior(torch.nn.Module):
             "joker": (plan[:, JOKER:JOKER + 1] >= 1).float().expand(rows, 2 * A.MAX_MELDS),
             "discard": (hand > plan).float(),
         }
-        weight = self.weight[0] + self.weight[1] * can_open[:, None]  # (B, groups)
+        coefficients = self.weight * self.scale
+        weight = coefficients[0] + coefficients[1] * can_open[:, None]  # (B, groups)
         parts = [obs.new_zeros(rows, A.MELD_BASE)]
         for g, name in enumerate(_GROUPS):
             if name == "discard":
@@ -133,23 +135,29 @@ class SplitMlpExtractor(torch.nn.Module):
 class LeanMaskablePolicy(MaskableActorCriticPolicy):
     """``MaskableActorCriticPolicy`` whose rollout and update passes use
     ``masked_log_softmax``, with an optional plan prior (see the module docstring), an
-    optional discard prior (``agents.discard_prior``; ``discard_prior`` is its spec) and
+    optional discard prior (``agents.discard_prior``; ``discard_prior`` is its spec),
+    ``prior_scale`` (each prior's coefficients are that times its parameters, so Adam,
+    whose steps are about the learning rate whatever the gradient's size, moves them that
+    many times faster than the network's weights: a coefficient of size 10 barely moves
+    at PPO's learning rate of 1e-4) and
     an optional privileged critic (``ScaledObs.critic_extra`` > 0: the observations end
     with a critic view that only the value MLP reads, ``SplitMlpExtractor``)."""
 
     def __init__(self, *args: Any, plan_prior: bool = False,
-                 discard_prior: dict[str, Any] | None = None, **kwargs: Any) -> None:
+                 discard_prior: dict[str, Any] | None = None, prior_scale: float = 1.0,
+                 **kwargs: Any) -> None:
         self.use_plan_prior = plan_prior
         self.discard_prior_spec = discard_prior
+        self.prior_scale = float(prior_scale)
         super().__init__(*args, **kwargs)
 
     def _build(self, lr_schedule: Any) -> None:
         super()._build(lr_schedule)
         # after the optimizer exists: rebuild it so it also trains the priors' weights
         if self.use_plan_prior:
-            self.plan_prior = PlanPrior()
+            self.plan_prior = PlanPrior(self.prior_scale)
         if self.discard_prior_spec is not None:
-            self.discard_prior = DiscardPrior(self.discard_prior_spec)
+            self.discard_prior = DiscardPrior(self.discard_prior_spec, self.prior_scale)
         if self.use_plan_prior or self.discard_prior_spec is not None:
             self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1),
                                                   **self.optimizer_kwargs)
@@ -169,6 +177,7 @@ class LeanMaskablePolicy(MaskableActorCriticPolicy):
         data = super()._get_constructor_parameters()
         data["plan_prior"] = self.use_plan_prior
         data["discard_prior"] = self.discard_prior_spec
+        data["prior_scale"] = self.prior_scale
         return data
 
     def action_logits(self, obs: torch.Tensor) -> torch.Tensor:

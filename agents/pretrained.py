@@ -55,7 +55,8 @@ def card(name: str) -> dict[str, Any]:
 
 def network(net_arch: list[int], rules: RuleSet, features: str = "",
             plan_prior: bool = False, feature_version: int = FEATURE_VERSION,
-            critic_extra: int = 0, discard_prior: bool = False) -> LeanMaskablePolicy:
+            critic_extra: int = 0, discard_prior: bool = False,
+            prior_scale: float = 1.0) -> LeanMaskablePolicy:
     """An untrained actor-critic of the trainer's shape for ``rules`` (observations with
     the ``features`` of ``agents.hand_features`` appended; ``plan_prior``,
     ``discard_prior`` and a privileged critic of ``critic_extra`` entries: see
@@ -64,7 +65,7 @@ def network(net_arch: list[int], rules: RuleSet, features: str = "",
     spec = discard_prior_spec(rules) if discard_prior else None
     return LeanMaskablePolicy(space, spaces.Discrete(NUM_ACTIONS),
                               lambda _: 0.0, net_arch=list(net_arch), plan_prior=plan_prior,
-                              discard_prior=spec,
+                              discard_prior=spec, prior_scale=prior_scale,
                               features_extractor_class=ScaledObs,
                               features_extractor_kwargs={
                                   "scale": obs_scale(rules, features,
@@ -86,6 +87,7 @@ def pack(policy: Any, rules: RuleSet) -> dict[str, Any]:
             "critic_extra": critic_extra_of(policy),
             "plan_prior": bool(getattr(policy, "use_plan_prior", False)),
             "discard_prior": getattr(policy, "discard_prior_spec", None) is not None,
+            "prior_scale": float(getattr(policy, "prior_scale", 1.0)),
             "state_dict": weights}
 
 
@@ -100,7 +102,8 @@ def unpack(saved: dict[str, Any], rules: RuleSet, name: str) -> LeanMaskablePoli
     net = network(saved["net_arch"], rules, str(saved.get("obs_features", "")),
                   bool(saved.get("plan_prior", False)),
                   int(saved.get("feature_version", UNRECORDED_VERSION)),
-                  int(saved.get("critic_extra", 0)), bool(saved.get("discard_prior", False)))
+                  int(saved.get("critic_extra", 0)), bool(saved.get("discard_prior", False)),
+                  float(saved.get("prior_scale", 1.0)))
     net.load_state_dict({k: v.float() if v.is_floating_point() else v
                          for k, v in saved["state_dict"].items()})
     net.optimizer = None  # a player needs no Adam state

@@ -127,7 +127,7 @@ class PPOConfig(SelfPlayConfig):
     shaping: float = Field(0.0, ge=0)
     """Potential-based reward shaping: this times the hand points the learner has shed
     since the deal began, / 100, as the potential (``train.zolik_vec``); 0 = none."""
-    obs_features: str = "hand"
+    obs_features: str = "hand+discard"
     """``hand``: append the hand features of ``agents.hand_features`` (the best melds of
     the own hand, whether it can open) to the learner's observation; ``hand+cards``: also
     each card kind's keep value, danger and table fit (``agents.card_features``);
@@ -138,10 +138,14 @@ class PPOConfig(SelfPlayConfig):
     """With hand features (any ``obs_features`` but ``""``): moves that follow the hand's
     plan get a learned bonus on their logits (``agents.ppo_net.PlanPrior``); false: the
     plain action layer."""
-    discard_prior: bool = False
+    discard_prior: bool = True
     """With ``obs_features: hand+discard``: each discard move's logit gets a learned weighted
     sum of that card's keep value, danger, table fit, plan membership and hand penalty,
     starting at the planner's own weights (``agents.discard_prior``)."""
+    prior_lr_scale: float = Field(1.0, gt=0)
+    """How many times faster than the network's weights the priors' coefficients move
+    (``agents.ppo_net.LeanMaskablePolicy``'s ``prior_scale``): Adam steps every parameter
+    by about the learning rate, so at 1 PPO cannot move a discard coefficient of size 10."""
     privileged_critic: bool = False
     """The value network also sees the learner's critic view (the other hands and the
     next stock cards, ``zolik_env.rummy.observe.critic_view``) in training, so its

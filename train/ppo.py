@@ -103,6 +103,7 @@ def _new_model(cfg: PPOConfig, env: Any) -> Any:
                      "plan_prior": cfg.plan_prior,
                      "discard_prior": (discard_prior_spec(cfg.rules()) if cfg.discard_prior
                                        else None),
+                     "prior_scale": cfg.prior_lr_scale,
                      "features_extractor_kwargs": {"scale": scale,
                                                    "features": cfg.obs_features,
                                                    "feature_version": FEATURE_VERSION,

@@ -130,3 +130,33 @@ def test_a_network_with_the_prior_trains_it_and_ships_it():
     legal = torch.as_tensor(masks)
     assert not torch.equal(without[legal], logits[legal])  # the prior moves the discards
     assert torch.equal(without[:, :A.DISCARD_BASE], logits[:, :A.DISCARD_BASE])
+
+
+def test_prior_scale_moves_the_coefficients_that_many_times_faster_under_adam():
+    """The same logits at the start; after one Adam step on the same loss the
+    coefficients have moved ``prior_scale`` times as far (Adam's step ignores the size of
+    the gradient, so this is the only way to give the priors a larger step)."""
+    from agents.pretrained import network
+
+    rule_set = rules.preset("cz")
+    obs, masks = planner_positions(rule_set, deals=4, moves=80)
+    x = torch.as_tensor(augment(obs, rule_set, FEATURES))
+    moved, logits = [], []
+    for scale in (1.0, 30.0):
+        torch.manual_seed(0)
+        net = network([16], rule_set, FEATURES, plan_prior=True, discard_prior=True,
+                      prior_scale=scale)
+        before = net.discard_prior.coefficients.detach().clone()
+        with torch.no_grad():
+            logits.append(net.action_logits(x))
+        optimizer = torch.optim.Adam(net.parameters(), lr=1e-3)
+        _, log_prob, _ = net.evaluate_actions(x, torch.as_tensor(masks.argmax(1)),
+                                              action_masks=torch.as_tensor(masks))
+        (-log_prob.mean()).backward()
+        optimizer.step()
+        moved.append((net.discard_prior.coefficients.detach() - before).abs())
+    torch.testing.assert_close(logits[0], logits[1])
+    changed = moved[0] > 0.5e-3  # a full first Adam step (lr 1e-3), not one the epsilon damps
+    assert changed.sum() >= 4
+    torch.testing.assert_close(moved[1][changed] / moved[0][changed],
+                               torch.full((int(changed.sum()),), 30.0), rtol=0.02, atol=0)

@@ -54,7 +54,8 @@ def test_config__unknown_key_is_an_error(tmp_path):
     ({"num_envs": True}, "num_envs=True is not an integer"),
     ({"net_arch": [64, "wide"]}, r"net_arch=\[64, 'wide'\]: 'wide' at 1 is not an integer"),
     ({"learning_rate": "fast"}, "learning_rate='fast' is not a number"),
-    ({"discard_prior": True}, "discard_prior needs obs_features: hand\\+discard"),
+    ({"obs_features": "hand"}, "discard_prior needs obs_features: hand\\+discard"),
+    ({"prior_lr_scale": 0}, "prior_lr_scale=0 must be > 0"),
     ({"obs_features": "hand+cards", "discard_prior": True}, "got obs_features='hand\\+cards'"),
     ({"obs_features": "hand+held"}, "obs_features='hand\\+held' unknown"),
 ])

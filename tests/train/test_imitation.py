@@ -87,7 +87,7 @@ def test_clone__learns_the_teacher_s_moves(small, tmp_path):
 
     cfg = load_config("configs/ppo/cz_2p.yaml", {"num_envs": 2, "n_steps": 32, "batch_size": 64,
                                                 "net_arch": [64], "obs_features": "",
-                                                "plan_prior": False})
+                                                "plan_prior": False, "discard_prior": False})
     env = PoolVecEnv(2, CZ, OpponentPool(CZ, cfg.pool, cfg.pool_size, 1), "score", 1)
     model = _new_model(cfg, env)
     before = imitation._held_out(model.policy, small, np.arange(len(small)))[0]

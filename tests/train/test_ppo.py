@@ -247,10 +247,11 @@ def test_cli_resume__refuses_a_dir_without_checkpoints_unless_restarted(tmp_path
         train_cli.main(["--minutes", "-1"])
 
 
-@pytest.fixture(scope="module", params=["hand", "hand+cards"])
+@pytest.fixture(scope="module", params=["hand", "hand+cards", "hand+discard"])
 def features_run(request, tmp_path_factory):
     cfg = tiny_config(tmp_path_factory.mktemp("feat"), obs_features=request.param,
-                      plan_prior=True, eval_every=0)
+                      plan_prior=True, discard_prior=request.param == "hand+discard",
+                      eval_every=0)
     return cfg, ppo.run(cfg)
 
 
@@ -275,6 +276,9 @@ def test_hand_features__the_checkpoint_adds_them_to_plain_observations(features_
         PPOPolicy(model.policy, "no rules")
     bot = pretrained.unpack(pretrained.pack(model.policy, rules), rules, "tiny")
     assert features_of(bot) == name and bot.use_plan_prior
+    with_prior = cfg.discard_prior
+    assert (model.policy.discard_prior_spec is not None) == with_prior
+    assert (bot.discard_prior_spec is not None) == with_prior
     assert np.allclose(PPOPolicy(bot, "bot", rules=rules).probabilities(obs, mask),
                        agent.probabilities(obs, mask), atol=1e-2)
 
