@@ -33,7 +33,7 @@ import numpy as np
 
 from agents import obs_view as ov
 from agents.discard_choice import danger_weights, run_neighbours, set_partners
-from agents.hand_search import Candidate, best_melds
+from agents.hand_search import held_for_opening
 from zolik_env.rummy import fits
 from zolik_env.rummy.cards import JOKER, NUM_KINDS, NUM_NATURALS
 from zolik_env.rummy.options import RuleSet
@@ -141,14 +141,8 @@ def held_cards(cols: dict[str, np.ndarray], rules: RuleSet) -> np.ndarray:
     """int64 (B, 53): ``held`` (see the module docstring) of each row."""
     out = np.zeros_like(cols["hand"])
     for b in np.flatnonzero(cols["opened"][:, ov.OBSERVER] == 0):
-        best = best_melds(cols["hand"][b], 0, rules, _meld_points)
-        for cand in best.melds:
-            np.add.at(out[b], list(cand.naturals), 1)
+        out[b] = held_for_opening(cols["hand"][b], rules)
     return out
-
-
-def _meld_points(cand: Candidate) -> float:
-    return float(cand.points)
 
 
 def card_width(held: bool) -> int:

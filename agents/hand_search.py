@@ -195,6 +195,20 @@ def best_melds(counts: np.ndarray, jokers: int, rules: RuleSet,
     return Best(v, m, cv, cm)
 
 
+def held_for_opening(counts: np.ndarray, rules: RuleSet) -> np.ndarray:
+    """int64 (53,) the cards of each kind in the hand's best joker-free melds by points:
+    what an unopened hand holds back for its opening (the planner never throws them)."""
+    held = np.zeros(JOKER + 1, np.int64)
+    for cand in best_melds(counts, 0, rules, _meld_points).melds:
+        for k in cand.naturals:
+            held[k] += 1
+    return held
+
+
+def _meld_points(cand: Candidate) -> float:
+    return float(cand.points)
+
+
 def _merge(best: tuple[float, tuple[Candidate, ...], float, tuple[Candidate, ...]],
            value: float, cand: Candidate, v: float, m: tuple[Candidate, ...], cv: float,
            cm: tuple[Candidate, ...]) -> tuple[float, tuple[Candidate, ...], float,

@@ -14,7 +14,7 @@ from agents.discard_choice import (
     planner_discard,
     safe_action,
 )
-from agents.hand_search import best_melds
+from agents.hand_search import held_for_opening
 from agents.planner_turn import TurnSearch
 from agents.table_model import decode_table
 from agents.turn_plan import Builder, PlanCache, TurnInput, discardable, turn_input
@@ -148,14 +148,9 @@ class PlannerPolicy(BatchedFromSingle):
 
     def held_melds(self, builder: Builder) -> np.ndarray:
         """int (53,) cards of melds still in hand after the plan (kept for the opening)."""
-        protected = np.zeros(JOKER + 1, np.int64)
         if builder.opened:
-            return protected
-        best = best_melds(builder.hand, 0, self.rules, lambda c: float(c.points))
-        for cand in best.melds:
-            for k in cand.naturals:
-                protected[k] += 1
-        return protected
+            return np.zeros(JOKER + 1, np.int64)
+        return held_for_opening(builder.hand, self.rules)
 
     def in_danger(self, view: ov.View) -> bool:
         """An opponent may go out soon: few cards left in an opened hand."""

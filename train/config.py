@@ -140,7 +140,7 @@ class PPOConfig(SelfPlayConfig):
     plain action layer."""
     discard_prior: bool = True
     """With ``obs_features: hand+discard``: each discard move's logit gets a learned weighted
-    sum of that card's keep value, danger, table fit, plan membership and hand penalty,
+    sum of that card's keep value, danger, table fit, held-for-opening count and hand penalty,
     starting at the planner's own weights (``agents.discard_prior``)."""
     prior_lr_scale: float = Field(1.0, gt=0)
     """How many times faster than the network's weights the priors' coefficients move
@@ -239,7 +239,7 @@ class PPOConfig(SelfPlayConfig):
         """The rules the fields make together."""
         self.rules()  # names bad presets, options and player counts
         if self.plan_prior and not has_hand_features(self.obs_features):
-            raise ValueError(f"plan_prior needs obs_features: hand or hand+cards (got "
+            raise ValueError(f"plan_prior needs hand features in obs_features (got "
                              f"obs_features={self.obs_features!r}); set plan_prior: false")
         if self.discard_prior and self.obs_features != "hand+discard":
             raise ValueError(f"discard_prior needs obs_features: hand+discard (got "
