@@ -208,7 +208,8 @@ class PPOConfig(SelfPlayConfig):
     dagger_epochs: int = Field(2, gt=0)
     """Passes over the teacher's and the DAgger samples together."""
     torch_threads: int = Field(2, gt=0)
-    """Torch threads (the PPO update runs while the env waits, so it may use every core)."""
+    """Torch threads (the PPO update runs while the env waits, so it may use every core);
+    also the processes that make the warm start's teacher data and its features."""
 
     _pool = field_validator("pool")(lambda pool: check_pool(pool, SELF_KINDS))
     _eval_opponents = field_validator("eval_opponents")(check_eval_opponents)

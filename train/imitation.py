@@ -12,16 +12,23 @@ PPO continues from those weights. The result is a plain PPO policy (``ppo:PATH``
 never calls the teacher.
 
 The dataset is a deterministic function of (rules, teacher, decisions, seed, gamma,
-reward), so it is written once to ``cache_dir`` and read back on later runs.
+reward), so it is written once to ``cache_dir`` and read back on later runs. It is
+played in ``TEACHER_SHARDS`` independent parts (each its own deals), so ``workers``
+processes can make it side by side and its bytes do not depend on how many did.
 """
 
 from __future__ import annotations
 
+import concurrent.futures as cf
 import dataclasses
 import hashlib
+import itertools
 import json
+import multiprocessing
 import pathlib
+import queue
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -37,6 +44,8 @@ from zolik_env.rummy.options import RuleSet, rule_options_of
 from zolik_env.seeds import TRAIN_SEED_LIMIT
 
 _SEED_STRIDE = 1_000_003  # teacher deal seeds: seed * stride + deal number, mod the limit
+TEACHER_SHARDS = 4  # a cached dataset is played in this many parts, one process each
+_SHARD_DEALS = 250_000  # part i numbers its deals from i x this: 4 parts fit in one stride
 
 
 @dataclasses.dataclass(frozen=True)
@@ -98,9 +107,11 @@ class _Deals:
 
 def collect(rules: RuleSet, teacher: str = "planner", decisions: int = 100_000, seed: int = 0,
             gamma: float = 0.998, reward: str = "score", num_deals: int = 64,
-            progress: bool = False, driver: Any = None) -> TeacherData:
+            progress: bool = False, driver: Any = None, first_deal: int = 0,
+            bar: Any = None) -> TeacherData:
     """Play the teacher at every seat until at least ``decisions`` samples of finished deals
-    are gathered (deals still running at the end are dropped).
+    are gathered (deals still running at the end are dropped). The deals are numbered from
+    ``first_deal``; ``bar`` (with ``update(n)``) replaces the progress bar.
 
     With ``driver`` (a Policy, e.g. the cloned network) the driver's moves are played and
     the teacher only labels each decision with the move it would make there (DAgger, Ross,
@@ -109,17 +120,19 @@ def collect(rules: RuleSet, teacher: str = "planner", decisions: int = 100_000, 
     """
     check_teacher(teacher)
     policy = make_agent(teacher, rules)
-    rng = np.random.default_rng(seed)
-    driver_rng = np.random.default_rng([seed, 1])
-    started = num_deals
+    rng = np.random.default_rng([seed, first_deal])
+    driver_rng = np.random.default_rng([seed, first_deal, 1])
+    started = first_deal + num_deals
 
     def seeds(first: int, n: int) -> np.ndarray:
         return (seed * _SEED_STRIDE + np.arange(first, first + n)) % TRAIN_SEED_LIMIT
 
-    state = game.init(rules, seeds(0, num_deals), np.arange(num_deals))
+    state = game.init(rules, seeds(first_deal, num_deals),
+                      np.arange(first_deal, first_deal + num_deals))
     deals = _Deals(num_deals)
     out: list[tuple[Any, ...]] = []
-    bar = _progress(decisions, progress)
+    own_bar = bar is None
+    bar = _progress(decisions, progress) if own_bar else bar
     while len(out) < decisions:
         obs = observe(rules, state, state.current)
         mask = game.legal_action_mask(rules, state)
@@ -140,27 +153,91 @@ def collect(rules: RuleSet, teacher: str = "planner", decisions: int = 100_000, 
             state = game.reset_where(rules, state, ended, seeds(started, ended.size),
                                      np.arange(started, started + ended.size))
             started += ended.size
-    bar.close()
+    if own_bar:
+        bar.close()
     return TeacherData(obs=np.stack([s[0] for s in out]), mask=np.stack([s[1] for s in out]),
                        action=np.array([s[2] for s in out], np.int16),
                        ret=np.array([s[3] for s in out], np.float32),
                        critic=np.stack([s[4] for s in out]))
 
 
+def collect_shards(rules: RuleSet, teacher: str, decisions: int, seed: int, gamma: float,
+                   reward: str, progress: bool = False, workers: int = 1) -> TeacherData:
+    """``TEACHER_SHARDS`` ``collect`` parts of ``decisions / TEACHER_SHARDS`` samples each,
+    on their own deals, in ``workers`` processes; the same bytes for any ``workers``."""
+    check_teacher(teacher)
+    per_part = -(-decisions // TEACHER_SHARDS)
+    jobs = [{"rules": rules, "teacher": teacher, "decisions": per_part, "seed": seed,
+             "gamma": gamma, "reward": reward, "first_deal": part * _SHARD_DEALS}
+            for part in range(TEACHER_SHARDS)]
+    return concat(*_in_processes(collect, jobs, workers, _progress(decisions, progress)))
+
+
 def with_features(data: TeacherData, rules: RuleSet, features: str,
-                  progress: bool = False) -> TeacherData:
+                  progress: bool = False, workers: int = 1) -> TeacherData:
     """``data`` with the ``features`` of ``agents.hand_features`` appended to every
-    observation (the cache keeps the plain observations; ``""``: ``data`` itself)."""
+    observation (the cache keeps the plain observations; ``""``: ``data`` itself), computed
+    in ``workers`` processes."""
     if not feature_size(features):
         return data
-    parts = np.array_split(np.arange(len(data)), max(1, len(data) // 4096))
+    bounds = np.linspace(0, len(data), max(1, min(workers, len(data))) + 1).astype(int)
+    jobs = [{"obs": data.obs[start:end], "rules": rules, "features": features}
+            for start, end in itertools.pairwise(bounds)]
     bar = _bar(len(data), "hand features", "obs", progress)
+    return dataclasses.replace(data, obs=np.concatenate(
+        _in_processes(_augment, jobs, workers, bar)))
+
+
+def _augment(obs: np.ndarray, rules: RuleSet, features: str, bar: Any) -> np.ndarray:
+    """``obs`` with their features appended, 4,096 observations at a time."""
     out = []
-    for rows in parts:
-        out.append(augment(data.obs[rows], rules, features))
+    for rows in np.array_split(np.arange(len(obs)), max(1, len(obs) // 4096)):
+        out.append(augment(obs[rows], rules, features))
         bar.update(rows.size)
+    return np.concatenate(out)
+
+
+class _QueueBar:
+    """A worker's progress bar: its updates go to the parent's bar through ``ticks``."""
+
+    def __init__(self, ticks: Any) -> None:
+        self.ticks = ticks
+
+    def update(self, n: int) -> None:
+        self.ticks.put(n)
+
+    def close(self) -> None:
+        pass
+
+
+def _in_processes(fn: Callable[..., Any], jobs: list[dict[str, Any]], workers: int,
+                  bar: Any) -> list[Any]:
+    """``[fn(**job, bar=...) for job in jobs]``, in up to ``workers`` processes, with every
+    job's progress shown on ``bar`` (closed at the end)."""
+    if workers <= 1 or len(jobs) <= 1:
+        results = [fn(**job, bar=bar) for job in jobs]
+        bar.close()
+        return results
+    context = multiprocessing.get_context("spawn")
+    with context.Manager() as manager, cf.ProcessPoolExecutor(
+            min(workers, len(jobs)), mp_context=context) as pool:
+        ticks = manager.Queue()
+        futures = [pool.submit(fn, **job, bar=_QueueBar(ticks)) for job in jobs]
+        pending: set[cf.Future[Any]] = set(futures)
+        while pending:
+            _, pending = cf.wait(pending, timeout=0.5)
+            _drain(ticks, bar)
+        results = [future.result() for future in futures]
     bar.close()
-    return dataclasses.replace(data, obs=np.concatenate(out))
+    return results
+
+
+def _drain(ticks: Any, bar: Any) -> None:
+    while True:
+        try:
+            bar.update(ticks.get_nowait())
+        except queue.Empty:
+            return
 
 
 def concat(*parts: TeacherData) -> TeacherData:
@@ -198,18 +275,20 @@ def cache_path(cache_dir: str | pathlib.Path, rules: RuleSet, **params: Any) -> 
 def load_or_collect(cache_dir: str | pathlib.Path, rules: RuleSet, teacher: str,
                     decisions: int, seed: int, gamma: float, reward: str,
                     progress: bool = False, features: str = "",
-                    critic: bool = False) -> TeacherData:
+                    critic: bool = False, workers: int = 1) -> TeacherData:
     """The dataset from ``cache_dir`` if it was made before, else collected and saved
     (atomically: a kill mid-write leaves no partial file under the final name). With
     ``features``, the observations come with them (``with_features``), cached beside the
     dataset in ``NAME.FEATURES-vN.npz`` (N: ``agents.hand_features.FEATURE_VERSION``).
     ``critic``: the data must hold the critic views (a cache file written before they
-    were recorded is collected again)."""
+    were recorded is collected again). ``workers``: processes that make what is not cached
+    (``collect_shards``, ``with_features``)."""
     path = cache_path(cache_dir, rules, teacher=teacher, decisions=decisions, seed=seed,
-                      gamma=gamma, reward=reward)
+                      gamma=gamma, reward=reward, shards=TEACHER_SHARDS)
     data = _read_cache(path) if path.exists() else None
     if data is None or (critic and data.critic.shape[1] == 0):
-        data = collect(rules, teacher, decisions, seed, gamma, reward, progress=progress)
+        data = collect_shards(rules, teacher, decisions, seed, gamma, reward,
+                              progress=progress, workers=workers)
         _save(path, dataclasses.asdict(data))
     if not feature_size(features):
         return data
@@ -218,7 +297,8 @@ def load_or_collect(cache_dir: str | pathlib.Path, rules: RuleSet, teacher: str,
         with np.load(extra_path) as z:
             extra = z["features"]
     else:
-        extra = with_features(data, rules, features, progress).obs[:, data.obs.shape[1]:]
+        extra = with_features(data, rules, features, progress,
+                              workers).obs[:, data.obs.shape[1]:]
         _save(extra_path, {"features": extra})
     return dataclasses.replace(data, obs=np.concatenate([data.obs, extra], axis=1))
 

@@ -171,7 +171,7 @@ def warm_start(model: Any, cfg: PPOConfig, run_dir: pathlib.Path) -> None:
     data = load_or_collect(pathlib.Path(cfg.run_root) / "teacher_cache", cfg.rules(),
                            cfg.teacher, cfg.teacher_decisions, cfg.seed, cfg.gamma, cfg.reward,
                            progress=cfg.progress, features=cfg.obs_features,
-                           critic=cfg.privileged_critic)
+                           critic=cfg.privileged_critic, workers=cfg.torch_threads)
     report = clone(model.policy, data, epochs=cfg.teacher_epochs,
                    learning_rate=cfg.teacher_learning_rate, seed=cfg.seed, progress=cfg.progress)
     summary: dict[str, Any] = {"teacher": cfg.teacher, **dataclasses.asdict(report)}
@@ -198,7 +198,8 @@ def dagger_round(model: Any, cfg: PPOConfig, data: Any) -> Any:
                       cfg.seed + DAGGER_SEED_OFFSET, cfg.gamma, cfg.reward,
                       progress=cfg.progress,
                       driver=PPOPolicy(model.policy, "clone", rules=cfg.rules()))
-    visited = with_features(visited, cfg.rules(), cfg.obs_features, cfg.progress)
+    visited = with_features(visited, cfg.rules(), cfg.obs_features, cfg.progress,
+                            cfg.torch_threads)
     model.policy.set_training_mode(True)
     return clone(model.policy, concat(data, visited), epochs=cfg.dagger_epochs,
                  learning_rate=cfg.teacher_learning_rate, seed=cfg.seed + 1,

@@ -14,7 +14,7 @@ TINY = {
     "checkpoint_every": 64, "eval_every": 128, "eval_opponents": ["greedy"], "eval_deals": 2,
     "pool": {"latest": 0.5, "past": 0.25, "greedy": 0.25}, "rule_options": {"max_turns": 40},
     "progress": False, "teacher": "", "obs_features": "", "plan_prior": False,  # plain; the
-    "discard_prior": False,
+    "discard_prior": False, "torch_threads": 1,  # warm starts in this process
 }  # hand-feature runs are in test_ppo.py
 
 

@@ -186,3 +186,23 @@ def test_with_features__appends_each_observation_s_hand_features(small):
     assert np.array_equal(featured.obs[:, small.obs.shape[1]:], hand_features(small.obs, CZ))
     assert np.array_equal(featured.action, small.action)
     assert imitation.with_features(small, CZ, "") is small
+
+
+def test_collect_shards__the_same_bytes_in_one_process_or_two():
+    one = imitation.collect_shards(CZ, "greedy", 400, seed=2, gamma=0.99, reward="score")
+    two = imitation.collect_shards(CZ, "greedy", 400, seed=2, gamma=0.99, reward="score",
+                                   workers=2)
+    for name in ("obs", "mask", "action", "ret", "critic"):
+        assert getattr(one, name).tobytes() == getattr(two, name).tobytes(), name
+    # the parts are collect's, each on its own deals, in order
+    parts = [imitation.collect(CZ, "greedy", 100, seed=2, gamma=0.99,
+                               first_deal=i * imitation._SHARD_DEALS)
+             for i in range(imitation.TEACHER_SHARDS)]
+    assert one.obs.tobytes() == imitation.concat(*parts).obs.tobytes()
+    assert len({part.obs[0].tobytes() for part in parts}) == imitation.TEACHER_SHARDS
+
+
+def test_with_features__the_same_in_one_process_or_two(small):
+    alone = imitation.with_features(small, CZ, "hand")
+    split = imitation.with_features(small, CZ, "hand", workers=2)
+    assert split.obs.tobytes() == alone.obs.tobytes()
