@@ -44,7 +44,7 @@ from zolik_env.rummy.options import RuleSet, rule_options_of
 from zolik_env.seeds import TRAIN_SEED_LIMIT
 
 _SEED_STRIDE = 1_000_003  # teacher deal seeds: seed * stride + deal number, mod the limit
-TEACHER_SHARDS = 4  # a cached dataset is played in this many parts, one process each
+TEACHER_SHARDS = 4  # a cached dataset is played in this many parts, on `workers` processes
 _SHARD_DEALS = 250_000  # part i numbers its deals from i x this: 4 parts fit in one stride
 
 
@@ -205,9 +205,6 @@ class _QueueBar:
 
     def update(self, n: int) -> None:
         self.ticks.put(n)
-
-    def close(self) -> None:
-        pass
 
 
 def _in_processes(fn: Callable[..., Any], jobs: list[dict[str, Any]], workers: int,
