@@ -1,9 +1,9 @@
 """``zolik bench``: throughput of the batched Žolík core, random legal play on one core.
 
 Every decision builds the legal-action mask and the acting seat's observation, as an
-agent would need them. Finished deals are replaced in place by fresh ones. Prints a
-table; never a timed test (these machines are shared and noisy: compare ratios from
-one run).
+agent would need them. The loop owns its batch: it steps it in place and deals fresh
+deals into the rows of finished ones, as the training VecEnv does. Prints a table; never
+a timed test (these machines are shared and noisy: compare ratios from one run).
 
     zolik bench [--presets cz sk jolly] [--players 2 4] [--batches 1 64 1024] [--seconds 3]
                 [--aec] [--openspiel] [--rlcard]

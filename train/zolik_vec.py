@@ -5,8 +5,10 @@ The training fast path. Every row is one learner against ``opponents`` (as in
 opponents an ``OpponentHook`` chooses per row (self-play draws them from a pool, see
 ``train.selfplay``). A step applies the learner's actions to all rows in one core call,
 then plays opponents batched: on each pass, the rows whose opponent is to act are stepped
-together, until every row waits for its learner again. Finished deals restart at once
-(SB3 auto-reset, ``game.reset_where``): the returned observation is the new deal's; the
+together, until every row waits for its learner again. The env owns its ``state``: the
+learner's moves and new deals are written into it in place (``game.step_in_place``,
+``game.reset_in_place``), and ``get_state``/``set_state`` copy it. Finished deals restart
+at once (SB3 auto-reset): the returned observation is the new deal's; the
 last one is ``infos[i]["terminal_observation"]``, with ``deal_scores``, ``winner``,
 ``seat``, ``opened`` (whether the learner opened) and ``TimeLimit.truncated`` for deals
 cut off.
@@ -162,7 +164,7 @@ class ZolikVecEnv(BatchedVecEnv):
             seats = splitmix64(key) % np.uint64(self.rules.num_players)
             self.learner[rows] = seats.astype(np.int64)
             self.hook.new_deals(rows)
-            self.state = game.reset_where(self.rules, self.state, rows, self._deal_seeds(key))
+            game.reset_in_place(self.rules, self.state, rows, self._deal_seeds(key))
             if self.reference is not None:
                 self._reference_reward[rows] = self._play_reference(rows)
             self.state, moves = self._advance(self.state)
@@ -268,8 +270,8 @@ class ZolikVecEnv(BatchedVecEnv):
     def step_wait(self) -> VecEnvStepReturn:
         a = self._actions
         self._check(a)
-        state, _ = game.step(self.rules, self.state, a, validate=False)
-        self.state, moves = self._advance(state)
+        game.step_in_place(self.rules, self.state, a, validate=False)  # the env owns it
+        self.state, moves = self._advance(self.state)
         self.num_decisions += moves + self.num_envs
         self._mask = None
         done = self.state.done.copy()
@@ -303,8 +305,8 @@ class ZolikVecEnv(BatchedVecEnv):
         return {"seed": self._seed, "episodes": self._episodes.copy(),
                 "rng": self._rng.bit_generator.state, "learner": self.learner.copy(),
                 "start_points": self._start_points.copy(), "potential": self._potential.copy(),
-                "reference_reward": self._reference_reward.copy(),
-                "state": self.state, "num_decisions": self.num_decisions, "fresh": self._fresh,
+                "reference_reward": self._reference_reward.copy(), "state": self.state.copy(),
+                "num_decisions": self.num_decisions, "fresh": self._fresh,
                 "hook": self.hook.get_state() if hasattr(self.hook, "get_state") else None}
 
     def set_state(self, saved: dict[str, Any]) -> None:
@@ -315,8 +317,8 @@ class ZolikVecEnv(BatchedVecEnv):
         self._potential = saved["potential"].copy()
         self._reference_reward = saved.get("reference_reward",
                                            np.zeros(self.num_envs, np.float64)).copy()
-        self.state, self.num_decisions, self._fresh = saved["state"], saved["num_decisions"], \
-            saved["fresh"]
+        self.state, self.num_decisions, self._fresh = saved["state"].copy(), \
+            saved["num_decisions"], saved["fresh"]
         if saved["hook"] is not None:
             self.hook.set_state(saved["hook"])  # type: ignore[attr-defined]
         self._mask = None

@@ -1,5 +1,6 @@
-"""``game.step_in_place``: the same positions and StepOuts as ``step``, written into the
-state it is given; and the AEC env, which steps its deal in place, hands out copies."""
+"""``game.step_in_place`` and ``game.reset_in_place``: the same positions and StepOuts as
+``step`` and ``reset_where``, written into the state they are given; and the AEC env,
+which steps its deal in place, hands out copies."""
 
 import numpy as np
 import pytest
@@ -25,6 +26,27 @@ def test_step_in_place__plays_exactly_as_step(preset, players):
                         (owned_out.rewards, owned_out.terminated, owned_out.truncated),
                         strict=True):
             np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize(("preset", "players"), [("cz", 2), ("jolly", 3)])
+def test_reset_in_place__deals_exactly_as_reset_where(preset, players):
+    r = rules.preset(preset, num_players=players)
+    state = game.init(r, np.arange(6))
+    rng = np.random.default_rng(5)
+    for _ in range(30):
+        state, _ = game.step(r, state, game.sample_legal(game.legal_action_mask(r, state), rng))
+    rows, seeds, deal_index = np.array([4, 1]), [70, 71], [1, 2]
+    pure = game.reset_where(r, state, rows, seeds, deal_index)
+    owned = state.copy()
+    hands = owned.hands
+    game.reset_in_place(r, owned, rows, seeds, deal_index)
+    assert owned.hands is hands and (owned.buffer == pure.buffer).all()
+    fresh = game.init(r, seeds, deal_index)
+    assert (owned.take(rows).buffer == fresh.buffer).all()
+    kept = np.setdiff1d(np.arange(6), rows)
+    assert (owned.take(kept).buffer == state.take(kept).buffer).all()
+    game.reset_in_place(r, owned, np.array([], np.int64), [])  # no rows: nothing changes
+    assert (owned.buffer == pure.buffer).all()
 
 
 def test_step_in_place__writes_into_the_given_state_and_checks_moves():

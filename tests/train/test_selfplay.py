@@ -48,13 +48,13 @@ def test_pool_env__learner_reward_is_its_own_seats(players):
 def test_pool_env__training_deal_seeds_stay_below_the_eval_range(monkeypatch):
     from eval.config import TRAIN_SEED_LIMIT
 
-    seeds, reset_where = [], game.reset_where
+    seeds, reset_in_place = [], game.reset_in_place
 
     def spy(rules, state, rows, deal_seeds, *args):
         seeds.extend(np.asarray(deal_seeds).tolist())
-        return reset_where(rules, state, rows, deal_seeds, *args)
+        return reset_in_place(rules, state, rows, deal_seeds, *args)
 
-    monkeypatch.setattr(game, "reset_where", spy)
+    monkeypatch.setattr(game, "reset_in_place", spy)
     rules = make_rules("cz", 2, None)
     PoolVecEnv(64, rules, OpponentPool(rules, {"random": 1.0}, 2, seed=0), seed=123)
     assert len(seeds) >= 64 and len(set(seeds)) == len(seeds)

@@ -59,6 +59,24 @@ def test_zolik_vec_env__same_seed_same_run_and_seed_restarts():
     assert not np.array_equal(ZolikVecEnv(4, "sk", 2, seed=6).reset(), oa)
 
 
+def test_zolik_vec_env__saved_state_is_a_copy_that_resumes_the_same_run():
+    """The env steps its deals in place, so ``get_state`` must not hand out the live
+    State: a saved state stays as it was, and restoring it replays the same steps."""
+    env = ZolikVecEnv(8, "cz", 2, rule_options={"max_turns": 12}, seed=4)
+    env.reset()
+    run(env, 5)
+    saved = env.get_state()
+    before = saved["state"].buffer.copy()
+    first = run(env, 20, seed=9)
+    assert (saved["state"].buffer == before).all()
+    env.set_state(saved)
+    again = run(env, 20, seed=9)
+    assert (saved["state"].buffer == before).all()
+    for (obs, rewards, dones, _), (obs2, rewards2, dones2, _) in zip(first, again, strict=True):
+        assert (obs == obs2).all() and (rewards == rewards2).all() and (dones == dones2).all()
+    assert any(dones.any() for _, _, dones, _ in first)  # deals ended and restarted
+
+
 def test_zolik_vec_env__illegal_learner_action_raises_naming_it():
     env = ZolikVecEnv(3, "cz", 2, seed=0)
     env.reset()

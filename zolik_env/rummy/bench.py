@@ -1,9 +1,12 @@
 """Throughput benchmark of the batched core: random legal play on one core.
 
 Every decision builds the legal-action mask and the acting seat's observation, as an
-agent would need them. Finished deals are replaced in place by fresh ones. Prints a
-table; never a timed test (these machines are shared and noisy: compare ratios from
-one run). ``zolik bench`` prints it (``cli.bench``).
+agent would need them. The loop owns its batch, so it steps it in place
+(``game.step_in_place``) and deals fresh deals into the rows of finished ones
+(``game.reset_in_place``), as the training VecEnv does; the pure ``step`` would add a
+copy of the whole State per call (3 MiB at 1,024 deals). Prints a table; never a timed
+test (these machines are shared and noisy: compare ratios from one run). ``zolik bench``
+prints it (``cli.bench``).
 """
 
 from __future__ import annotations
@@ -58,14 +61,14 @@ def bench_one(preset: str, players: int, batch: int, seconds: float, seed: int =
         mask = game.legal_action_mask(rules, state)
         mask_time += time.perf_counter() - t
         actions = game.sample_legal(mask, rng)
-        state, out = game.step(rules, state, actions, validate=False)
+        out = game.step_in_place(rules, state, actions, validate=False)
         observe(rules, state, state.current)
         decisions += batch  # every deal is live: finished ones are replaced at once
         finished = (out.terminated | out.truncated).nonzero()[0]
         if finished.size:
             deals += finished.size
-            state = game.reset_where(rules, state, finished,
-                                     np.arange(next_seed, next_seed + finished.size))
+            game.reset_in_place(rules, state, finished,
+                                np.arange(next_seed, next_seed + finished.size))
             next_seed += finished.size
     elapsed = time.perf_counter() - start
     calls = max(decisions / batch, 1)

@@ -25,15 +25,15 @@ from zolik_env.rummy import actions as A
 from zolik_env.rummy import fits, moves, options, table
 from zolik_env.rummy.cards import deck_counts
 from zolik_env.rummy.dealing import deal
-from zolik_env.rummy.jit import kernel
+from zolik_env.rummy.jit import borrowed, kernel
 from zolik_env.rummy.masks import legal_action_mask, melding_allowed
 from zolik_env.rummy.observe import card_locations, critic_view, observe
 from zolik_env.rummy.options import RuleSet
 from zolik_env.rummy.state import State
 from zolik_env.rummy.values import hand_values, kernel_tables
 
-__all__ = ["StepOut", "init", "legal_action_mask", "observe", "rewards_of", "step",
-           "step_in_place"]
+__all__ = ["StepOut", "init", "legal_action_mask", "observe", "reset_in_place", "reset_where",
+           "rewards_of", "step", "step_in_place"]
 
 
 def init(rules: RuleSet, seeds: Sequence[int] | np.ndarray,
@@ -158,8 +158,19 @@ def reset_where(rules: RuleSet, state: State, rows: np.ndarray, seeds: Sequence[
     if rows.size == 0:
         return state
     new = state.copy()
-    new.put(rows, init(rules, seeds, deal_index))
+    reset_in_place(rules, new, rows, seeds, deal_index)
     return new
+
+
+def reset_in_place(rules: RuleSet, state: State, rows: np.ndarray,
+                   seeds: Sequence[int] | np.ndarray,
+                   deal_index: Sequence[int] | np.ndarray | int = 0) -> None:
+    """``reset_where`` that writes the fresh deals into ``state``'s own arrays: for the
+    sole owner of a batch, like ``step_in_place`` (a batch of 1,024 deals is 3 MiB, so
+    the copy ``reset_where`` makes costs more than dealing a few new deals)."""
+    rows = np.asarray(rows, np.int64)
+    if rows.size:
+        state.put(rows, init(rules, seeds, deal_index))
 
 
 def sample_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -176,6 +187,7 @@ def sample_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 def _sample_rows(mask: np.ndarray, uniform: np.ndarray, out: np.ndarray) -> None:
     """The legal actions of each row in order, found eight mask bytes at a time (most of
     a row is illegal), then the one at ``floor(uniform * count)``."""
+    mask, uniform, out = borrowed(mask), borrowed(uniform), borrowed(out)
     size = mask.shape[1]
     whole = size - size % 8
     legal = np.empty(size, np.int64)

@@ -25,6 +25,7 @@ from zolik_env.rummy.jit import (
     R_PLAYERS,
     R_REBUILD_KEEPS,
     R_STARTER_DISCARDS_FIRST,
+    borrowed,
     kernel,
     params,
 )
@@ -143,6 +144,7 @@ def _lay_off_mask(p: np.ndarray, meld_kind: np.ndarray, meld_key: np.ndarray,
 def _mask_rows(p: np.ndarray, valid_patterns: np.ndarray, buffer: np.ndarray,
                table: np.ndarray, out: np.ndarray) -> None:
     s = fields_of(buffer, table)
+    p, valid_patterns, out = borrowed(p), borrowed(valid_patterns), borrowed(out)
     for b in range(out.shape[0]):
         row = out[b]
         seat = s.current[b]

@@ -22,7 +22,14 @@ import numpy as np
 
 from zolik_env.rummy import actions as A
 from zolik_env.rummy.cards import NUM_NATURALS, NUM_RANKS, NUM_SUITS
-from zolik_env.rummy.jit import R_PLAYERS, R_SCORING, SCORING_PENALTY, inline_kernel, kernel
+from zolik_env.rummy.jit import (
+    R_PLAYERS,
+    R_SCORING,
+    SCORING_PENALTY,
+    borrowed,
+    inline_kernel,
+    kernel,
+)
 from zolik_env.rummy.piles import take_bottom, take_discards
 from zolik_env.rummy.state import Fields, fields_of
 from zolik_env.rummy.table import lay_meld, lay_off_joker, lay_off_natural
@@ -69,6 +76,8 @@ def step_rows(p: np.ndarray, hand_value: np.ndarray, cell_value: np.ndarray,
     the deal scores of the deals this step ends, higher = better (cz penalties negated),
     and into ``ended`` (2, B) every deal's ``terminated`` and ``truncated`` after it."""
     s = fields_of(buffer, table)
+    p, hand_value, cell_value = borrowed(p), borrowed(hand_value), borrowed(cell_value)
+    actions, rewards, ended = borrowed(actions), borrowed(rewards), borrowed(ended)
     sign = -1 if p[R_SCORING] == SCORING_PENALTY else 1
     for b in range(len(actions)):
         if not (s.terminated[b] or s.truncated[b]):

@@ -18,7 +18,7 @@ import numpy as np
 
 from zolik_env.rummy.actions import MAX_MELDS, MELD_CELLS
 from zolik_env.rummy.cards import NUM_KINDS, deck_counts
-from zolik_env.rummy.jit import R_PLAYERS, by_identity, copy_into, kernel
+from zolik_env.rummy.jit import R_PLAYERS, borrowed, by_identity, copy_into, kernel
 from zolik_env.rummy.masks import may_meld_in_turn
 from zolik_env.rummy.options import RuleSet
 from zolik_env.rummy.piles import count_pile
@@ -171,6 +171,8 @@ def _observe_rows(p: np.ndarray, cell_value: np.ndarray, pack: np.ndarray, seats
     """Write each deal's observation into ``out`` (B, obs_size), part by part in the order
     of ``obs_layout`` (a test checks every part against its slice's meaning)."""
     s = fields_of(buffer, table)
+    p, cell_value, pack = borrowed(p), borrowed(cell_value), borrowed(pack)
+    seats, out = borrowed(seats), borrowed(out)
     players = p[R_PLAYERS]
     k = NUM_KINDS
     order = np.empty(players, np.int64)

@@ -33,7 +33,7 @@ import numpy as np
 from zolik_env.arrays import BoolArray
 from zolik_env.rummy.actions import MAX_MELDS, MELD_CELLS
 from zolik_env.rummy.cards import NUM_KINDS
-from zolik_env.rummy.jit import inline_kernel, kernel
+from zolik_env.rummy.jit import borrowed, inline_kernel, kernel
 
 PHASE_DRAW, PHASE_PLAY, PHASE_OVER = 0, 1, 2
 
@@ -314,24 +314,26 @@ def copy_rows(source: np.ndarray, source_table: np.ndarray, source_rows: np.ndar
                 target[dst + k] = source[src + k]
 
 
-@inline_kernel  # the fields inside a kernel
+# The fields inside a kernel: views of the buffer the kernel's caller holds, without
+# reference counts of their own (``jit.borrowed``).
+@inline_kernel
 def _int8(buffer: np.ndarray, start: int, size: int) -> np.ndarray:
-    return buffer[start:start + size].view(np.int8)
+    return borrowed(buffer[start:start + size].view(np.int8))
 
 
 @inline_kernel
 def _int16(buffer: np.ndarray, start: int, size: int) -> np.ndarray:
-    return buffer[start:start + 2 * size].view(np.int16)
+    return borrowed(buffer[start:start + 2 * size].view(np.int16))
 
 
 @inline_kernel
 def _bool(buffer: np.ndarray, start: int, size: int) -> np.ndarray:
-    return buffer[start:start + size].view(np.bool_)
+    return borrowed(buffer[start:start + size].view(np.bool_))
 
 
 @inline_kernel
 def _uint64(buffer: np.ndarray, start: int, size: int) -> np.ndarray:
-    return buffer[start:start + 8 * size].view(np.uint64)
+    return borrowed(buffer[start:start + 8 * size].view(np.uint64))
 
 
 @kernel
@@ -393,5 +395,6 @@ def fields_of(buffer: np.ndarray, table: np.ndarray) -> Fields:
 
 @kernel
 def fields_in_kernel(buffer: np.ndarray, table: np.ndarray) -> Fields:
-    """``fields_of`` called from Python: the views a kernel sees (for the tests)."""
+    """``fields_of`` called from Python: the views a kernel sees (for the tests). They do
+    not hold ``buffer`` (``jit.borrowed``): keep it alive while they are used."""
     return fields_of(buffer, table)

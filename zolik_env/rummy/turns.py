@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from zolik_env.rummy.actions import MELD_CELLS
+from zolik_env.rummy.actions import MAX_MELDS, MELD_CELLS
 from zolik_env.rummy.cards import NUM_KINDS
 from zolik_env.rummy.jit import (
     R_CLOSED_MULTIPLIER,
@@ -22,6 +22,7 @@ from zolik_env.rummy.jit import (
     SCORING_PENALTY,
     SCORING_POINTS,
     copy_into,
+    copy_prefix,
     inline_kernel,
     kernel,
 )
@@ -76,31 +77,38 @@ def end_deal(p: np.ndarray, hand_value: np.ndarray, cell_value: np.ndarray, s: F
 
 
 @inline_kernel
-def _snapshot(s: Fields, b: int, save: bool) -> None:
+def _snapshot(s: Fields, b: int, save: bool, slots: int) -> None:
     """Copy what UNDO restores into the turn's snapshot (``save``) or back from it: the
     acting seat's hand and publicly known cards, the discard pile's length and counts, the
-    bottom card and the table."""
+    bottom card and the first ``slots`` meld slots of the table.
+
+    Slots are filled in order and only an UNDO empties them, so the table's melds never
+    get fewer from one turn's start to the next: once a deal's first turn has copied the
+    whole (empty) table, the slots past the ``num_melds`` of a turn's start are empty in
+    the snapshot already, and copying the used ones (``slots = num_melds`` both ways:
+    an UNDO restores the slots laid this turn to those empty values) leaves every byte
+    as a whole copy would."""
     cur = s.current[b]
     one = slice(b, b + 1)  # a scalar field's entry, as an array
-    _sync(s.snap_hand[b], s.hands[b, cur], save)
-    _sync(s.snap_known[b], s.known_taken[b, cur], save)
-    _sync(s.snap_discard_len[one], s.discard_len[one], save)
-    _sync(s.snap_bottom[one], s.bottom[one], save)
-    _sync(s.snap_num_melds[one], s.num_melds[one], save)
-    _sync(s.snap_kind[b], s.meld_kind[b], save)
-    _sync(s.snap_key[b], s.meld_key[b], save)
-    _sync(s.snap_cells[b], s.cells[b], save)
-    _sync(s.snap_owner[b], s.cell_owner[b], save)
-    _sync(s.snap_table_counts[b], s.table_counts[b], save)
-    _sync(s.snap_discard_counts[b], s.discard_counts[b], save)
+    _sync(s.snap_hand[b], s.hands[b, cur], save, NUM_KINDS)
+    _sync(s.snap_known[b], s.known_taken[b, cur], save, NUM_KINDS)
+    _sync(s.snap_discard_len[one], s.discard_len[one], save, 1)
+    _sync(s.snap_bottom[one], s.bottom[one], save, 1)
+    _sync(s.snap_num_melds[one], s.num_melds[one], save, 1)
+    _sync(s.snap_kind[b], s.meld_kind[b], save, slots)
+    _sync(s.snap_key[b], s.meld_key[b], save, slots)
+    _sync(s.snap_cells[b], s.cells[b], save, slots * MELD_CELLS)
+    _sync(s.snap_owner[b], s.cell_owner[b], save, slots * MELD_CELLS)
+    _sync(s.snap_table_counts[b], s.table_counts[b], save, NUM_KINDS)
+    _sync(s.snap_discard_counts[b], s.discard_counts[b], save, NUM_KINDS)
 
 
 @inline_kernel
-def _sync(snapshot: np.ndarray, live: np.ndarray, save: bool) -> None:
+def _sync(snapshot: np.ndarray, live: np.ndarray, save: bool, count: int) -> None:
     if save:
-        copy_into(snapshot, live)
+        copy_prefix(snapshot, live, count)
     else:
-        copy_into(live, snapshot)
+        copy_prefix(live, snapshot, count)
 
 
 @inline_kernel
@@ -115,17 +123,19 @@ def _clear_turn(s: Fields, b: int) -> None:
 
 @inline_kernel
 def begin_turn(p: np.ndarray, hand_value: np.ndarray, cell_value: np.ndarray, s: Fields,
-               b: int) -> None:
-    """Reset the per-turn fields and snapshot what UNDO restores; end the deal (no winner,
-    terminated) when the player must draw and has no legal draw at all: an empty stock
-    that cannot be rebuilt and no pick-up or bottom card (docs/rules-spec.md §1.10). An
-    empty stock that can be rebuilt waits for the draw that needs it."""
+               b: int, whole_table: bool) -> None:
+    """Reset the per-turn fields and snapshot what UNDO restores (every meld slot where
+    ``whole_table``, as a set-up position needs; else the used ones, see ``_snapshot``);
+    end the deal (no winner, terminated) when the player must draw and has no legal draw
+    at all: an empty stock that cannot be rebuilt and no pick-up or bottom card
+    (docs/rules-spec.md §1.10). An empty stock that can be rebuilt waits for the draw
+    that needs it."""
     cur = s.current[b]
     s.opened_before[b] = s.opened[b, cur]
     _clear_turn(s, b)
     s.drawn[b] = -1
     s.undone[b] = False
-    _snapshot(s, b, True)
+    _snapshot(s, b, True, MAX_MELDS if whole_table else s.num_melds[b])
     if s.phase[b] == PHASE_DRAW and not may_draw(
             p, s.stock_len[b], s.discard_len[b], s.bottom[b], s.turn[b],
             s.hands[b, cur].sum(), s.opened[b, cur]):
@@ -174,7 +184,7 @@ def undo(p: np.ndarray, hand_value: np.ndarray, cell_value: np.ndarray, s: Field
     instead (rebuilding an empty stock, or ending the deal if none can be drawn); only a
     discard may follow."""
     cur = s.current[b]
-    _snapshot(s, b, False)
+    _snapshot(s, b, False, s.num_melds[b])  # the count before the restore
     s.opened[b, cur] = s.opened_before[b]
     if s.took_pile[b] and refill_stock(p, hand_value, cell_value, s, b):
         s.drawn[b] = pop_stock(s, b)
@@ -208,7 +218,7 @@ def discard(p: np.ndarray, hand_value: np.ndarray, cell_value: np.ndarray, s: Fi
         s.truncated[b] = True
         end_deal(p, hand_value, cell_value, s, b)
         return
-    begin_turn(p, hand_value, cell_value, s, b)
+    begin_turn(p, hand_value, cell_value, s, b, False)
 
 
 @kernel
@@ -216,7 +226,7 @@ def _begin_rows(p: np.ndarray, hand_value: np.ndarray, cell_value: np.ndarray,
                 rows: np.ndarray, buffer: np.ndarray, table: np.ndarray) -> None:
     s = fields_of(buffer, table)
     for b in rows:
-        begin_turn(p, hand_value, cell_value, s, b)
+        begin_turn(p, hand_value, cell_value, s, b, True)
 
 
 def begin_turns(rules: RuleSet, state: State, rows: np.ndarray) -> None:
