@@ -25,6 +25,7 @@ from numba import types
 from numba.typed import Dict
 
 from zolik_env.rummy.cards import JOKER, NUM_RANKS, NUM_SUITS
+from zolik_env.rummy.jit import inline_kernel, kernel
 from zolik_env.rummy.melds import (
     NUM_POSITIONS,
     hand_card_value,
@@ -32,7 +33,6 @@ from zolik_env.rummy.melds import (
     position_value,
     set_card_value,
 )
-from zolik_env.rummy.jit import inline_kernel, kernel
 from zolik_env.rummy.options import RuleSet
 
 NEG = -1.0e9
@@ -326,12 +326,11 @@ def _chain(left: np.ndarray, code: int, radix: np.ndarray, start: np.ndarray,
 
 @inline_kernel
 def _fits(counts: np.ndarray, use: np.ndarray, size: int, joker_count: int) -> bool:
-    if joker_count > counts[len(counts) - 1]:
-        return False
+    """The hand still holds every natural of the candidate and enough jokers."""
+    missing = 0
     for j in range(size):
-        if counts[use[j]] == 0:
-            return False
-    return True
+        missing += counts[use[j]] == 0
+    return missing == 0 and joker_count <= counts[len(counts) - 1]
 
 
 @inline_kernel
@@ -410,3 +409,13 @@ def shrink(cand: Candidate, rules: RuleSet) -> list[tuple[Candidate, int]]:
         if len(cards) - cards.count(JOKER) >= 2:
             out.append((_candidate(cards, False, rules), kept))
     return out
+
+
+def compile_kernels() -> None:
+    """Compile (or load from the on-disk cache) the search's kernels, by one search;
+    ``scripts/test.sh`` calls it with the core's before the test workers start."""
+    from zolik_env.rummy.options import preset
+
+    hand = np.zeros(JOKER + 1, np.int64)
+    hand[[0, 1, 2, 13, 26, JOKER]] = 1
+    best_melds(hand, 1, preset("cz"), _meld_points)
