@@ -31,7 +31,7 @@ from zolik_env.rummy.melds import (
     position_value,
     set_card_value,
 )
-from zolik_env.rummy.options import RuleSet
+from zolik_env.rummy.options import RuleSet, preset
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,8 +248,6 @@ def shrink(cand: Candidate, rules: RuleSet) -> list[tuple[Candidate, int]]:
 def compile_kernels() -> None:
     """Compile (or load from the on-disk cache) the search's kernels, by one search;
     ``scripts/test.sh`` calls it with the core's before the test workers start."""
-    from zolik_env.rummy.options import preset
-
     hand = np.zeros(JOKER + 1, np.int64)
     hand[[0, 1, 2, 13, 26, JOKER]] = 1
     best_melds(hand, 1, preset("cz"), _meld_points)

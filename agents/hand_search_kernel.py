@@ -162,10 +162,10 @@ def _chain(left: np.ndarray, code: int, radix: np.ndarray, start: np.ndarray,
 @inline_kernel
 def _fits(counts: np.ndarray, use: np.ndarray, size: int, joker_count: int) -> bool:
     """The hand still holds every natural of the candidate and enough jokers."""
-    missing = 0
     for j in range(size):
-        missing += counts[use[j]] == 0
-    return missing == 0 and joker_count <= counts[len(counts) - 1]
+        if counts[use[j]] == 0:
+            return False
+    return joker_count <= counts[len(counts) - 1]
 
 
 @inline_kernel

@@ -111,10 +111,7 @@ def copy_into(target: np.ndarray, source: np.ndarray) -> None:
     """``target[...] = source`` for two C-contiguous arrays of one size (rows of the
     State's fields), as one flat loop: numba's own slice assignment walks a 2-D row
     element by element through its general indexing, several times slower."""
-    flat_target = target.reshape(-1)
-    flat_source = source.reshape(-1)
-    for i in range(len(flat_target)):
-        flat_target[i] = flat_source[i]
+    copy_prefix(target, source, target.size)
 
 
 @inline_kernel
