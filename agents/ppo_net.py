@@ -38,23 +38,10 @@ from stable_baselines3.common.torch_layers import MlpExtractor
 
 from agents.discard_prior import DiscardPrior
 from agents.hand_features import HAND_FEATURES, PLAN_RUNS, PLAN_SETS, SCALARS
+from agents.masked_softmax import legal_entropy, masked_log_softmax
 from agents.ppo import critic_extra_of
 from zolik_env.rummy import actions as A
 from zolik_env.rummy.cards import JOKER, NUM_KINDS, NUM_NATURALS, NUM_RANKS, NUM_SUITS
-
-
-def masked_log_softmax(logits: torch.Tensor, legal: torch.Tensor | None) -> torch.Tensor:
-    """Log-probabilities over the legal moves; -inf on the others."""
-    if legal is None:
-        return torch.log_softmax(logits, 1)
-    return torch.log_softmax(logits.masked_fill(~legal, -torch.inf), 1)
-
-
-def legal_entropy(log_probs: torch.Tensor, legal: torch.Tensor | None) -> torch.Tensor:
-    """(B,) entropy of the distribution whose log-probabilities (-inf if illegal) are given."""
-    finite = log_probs if legal is None else log_probs.masked_fill(~legal, 0.0)
-    return -(log_probs.exp() * finite).sum(1)
-
 
 _GROUPS = ("meld", "layoff", "ace_high", "joker", "discard")
 

@@ -39,6 +39,7 @@ from zolik_env.dice import DiceRules
 
 LR_SCHEDULES = ("constant", "linear", "time_linear")
 FEATURE_SETS = ("plain", "long")  # "long" adds agents.dice_net.LongHorizonFeatures
+POLICIES = ("mlp", "turn")  # "turn": agents.dice_turn_net.TurnLookaheadPolicy
 RECENT_GAMES = 1000  # the log's mean score is over the last this many games
 
 
@@ -83,6 +84,15 @@ class DicePPOConfig(ConfigModel):
     """Gradients are clipped to this norm."""
     net_arch: IntTuple = (256, 256)
     """Hidden layers of the separate policy and value MLPs."""
+    policy: str = "mlp"
+    """``mlp`` (sb3-contrib's masked MLP policy) or ``turn`` (``agents.dice_turn_net``: a
+    learned value of scorecards, each turn played by lookahead over the dice; solitaire
+    ``classic``, free order)."""
+    turn_hidden: IntTuple = (128, 128)
+    """``policy: turn``: hidden layers of the scorecard-value MLP."""
+    beta: float = Field(20.0, gt=0)
+    """``policy: turn``: starting inverse temperature of the policy (per reward unit);
+    learned from there."""
     features: str = "plain"
     """``plain`` (the observation) or ``long`` (plus the long-horizon features of
     ``agents.dice_net``: bonus pace, boxes left, face counts)."""
@@ -105,8 +115,9 @@ class DicePPOConfig(ConfigModel):
 
     _lr_schedule = field_validator("lr_schedule")(one_of(LR_SCHEDULES))
     _features = field_validator("features")(one_of(FEATURE_SETS))
+    _policy = field_validator("policy")(one_of(POLICIES))
 
-    @field_validator("net_arch")
+    @field_validator("net_arch", "turn_hidden")
     @classmethod
     def _layers(cls, widths: tuple[int, ...]) -> tuple[int, ...]:
         if not widths or any(width <= 0 for width in widths):
@@ -123,7 +134,16 @@ class DicePPOConfig(ConfigModel):
     @model_validator(mode="after")
     def _fields_together(self) -> DicePPOConfig:
         """The rules the fields make together."""
-        self.rules()  # validates the rules options
+        rules = self.rules()  # validates the rules options
+        if self.policy == "turn":
+            from agents.dice_turn_net import supports
+
+            if not supports(rules):
+                raise ValueError("policy 'turn' plays solitaire classic with free order only "
+                                 f"(table {self.table!r}, fixed_order {self.fixed_order})")
+            if self.features != "plain":
+                raise ValueError(f"policy 'turn' reads the plain observation (features "
+                                 f"{self.features!r})")
         check_batch_fits(self.batch_size, self.num_envs, self.n_steps)
         return self
 
@@ -269,7 +289,7 @@ def run(cfg: DicePPOConfig, run_dir: pathlib.Path | None = None) -> pathlib.Path
             model.set_env(env)  # fresh games from the seed
     else:
         model = MaskablePPO(
-            "MlpPolicy", env, learning_rate=_learning_rate(cfg, start), n_steps=cfg.n_steps,
+            _policy_class(cfg), env, learning_rate=_learning_rate(cfg, start), n_steps=cfg.n_steps,
             batch_size=cfg.batch_size, n_epochs=cfg.n_epochs, gamma=cfg.gamma,
             gae_lambda=cfg.gae_lambda, clip_range=cfg.clip_range, ent_coef=cfg.ent_coef,
             vf_coef=cfg.vf_coef, max_grad_norm=cfg.max_grad_norm, seed=cfg.seed, device="cpu",
@@ -289,7 +309,19 @@ def run(cfg: DicePPOConfig, run_dir: pathlib.Path | None = None) -> pathlib.Path
     return run_dir
 
 
+def _policy_class(cfg: DicePPOConfig) -> Any:
+    if cfg.policy == "turn":
+        from agents.dice_turn_net import TurnLookaheadPolicy
+
+        return TurnLookaheadPolicy
+    return "MlpPolicy"
+
+
 def _policy_kwargs(cfg: DicePPOConfig) -> dict[str, Any]:
+    if cfg.policy == "turn":
+        rules = {"joker": cfg.joker, "yahtzee_bonus": cfg.yahtzee_bonus}
+        return {"rules": rules, "reward_scale": cfg.reward_scale,
+                "hidden": tuple(cfg.turn_hidden), "beta": cfg.beta}
     kwargs: dict[str, Any] = {"net_arch": list(cfg.net_arch)}
     if cfg.features == "long":
         from agents.dice_net import extractor_kwargs

@@ -14,7 +14,7 @@ from train.runlog import checkpoints, step_of
 
 def test_load_config__repo_config_is_valid():
     cfg = dice_ppo.load_config("configs/dice/ppo_forced.yaml")
-    assert cfg.joker == "forced" and cfg.table == "classic" and cfg.net_arch == (256, 256)
+    assert cfg.joker == "forced" and cfg.table == "classic" and cfg.policy == "turn"
 
 
 def test_load_config__unknown_key_raises(tmp_path):

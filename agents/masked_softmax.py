@@ -1,0 +1,23 @@
+"""Masked log-softmax and entropy over the legal moves, for the lean PPO policies.
+
+sb3-contrib's ``MaskableCategorical`` writes -1e8 into illegal logits and builds a
+validated ``Categorical``; one ``log_softmax`` with -inf on illegal moves gives the same
+log-probabilities and entropy for a fraction of the cost (``agents.ppo_net``).
+"""
+
+from __future__ import annotations
+
+import torch
+
+
+def masked_log_softmax(logits: torch.Tensor, legal: torch.Tensor | None) -> torch.Tensor:
+    """Log-probabilities over the legal moves; -inf on the others."""
+    if legal is None:
+        return torch.log_softmax(logits, 1)
+    return torch.log_softmax(logits.masked_fill(~legal, -torch.inf), 1)
+
+
+def legal_entropy(log_probs: torch.Tensor, legal: torch.Tensor | None) -> torch.Tensor:
+    """(B,) entropy of the distribution whose log-probabilities (-inf if illegal) are given."""
+    finite = log_probs if legal is None else log_probs.masked_fill(~legal, 0.0)
+    return -(log_probs.exp() * finite).sum(1)
