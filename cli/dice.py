@@ -23,6 +23,7 @@ EPILOG = """examples:
   zolik dice eval --agent ppo:runs/dice__1__X --joker forced --compare
   zolik dice bench --batch 1 4096
   zolik dice train --config ppo_forced                packaged config (zolik configs)
+  zolik dice curve runs/dice__1__X --games 5000       every checkpoint, likeliest moves
 """
 
 
@@ -70,6 +71,12 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--resume", help="continue the run in this run dir")
     train.add_argument("--restart", action="store_true",
                        help="with --resume: a run dir without checkpoints trains from step 0")
+    curve = sub.add_parser("curve", help="play every checkpoint of a training run greedily; "
+                                         "greedy_curve.csv and learning_curve.png in the run dir")
+    curve.add_argument("run_dir", help="a run dir of zolik dice train")
+    curve.add_argument("--games", type=positive_int, default=5000,
+                       help="games per checkpoint, the same dice for each (default 5000)")
+    curve.add_argument("--seed", type=int, default=0, help="seed of the game stream (default 0)")
     return parser
 
 
@@ -205,7 +212,23 @@ def cmd_train(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"solve": cmd_solve, "eval": cmd_eval, "bench": cmd_bench, "train": cmd_train}
+def cmd_curve(args: argparse.Namespace) -> int:
+    from train.dice_curve import CURVE_CSV, CURVE_PNG, curve
+
+    try:
+        rows = curve(args.run_dir, args.games, args.seed, _say)
+    except ValueError as error:
+        raise SystemExit(f"zolik dice curve: {error}") from None
+    print(f"{'steps':>10}{'minutes':>9}{'mean':>9}{'ci95':>7}{'of optimum':>12}")
+    for row in rows:
+        print(f"{row['steps']:>10}{row['minutes']:>9.1f}{row['mean']:>9.2f}{row['ci95']:>7.2f}"
+              f"{100 * row['fraction_of_optimum']:>11.2f}%")
+    print(f"written: {args.run_dir}/{CURVE_CSV}, {args.run_dir}/{CURVE_PNG}")
+    return 0
+
+
+COMMANDS = {"solve": cmd_solve, "eval": cmd_eval, "bench": cmd_bench, "train": cmd_train,
+            "curve": cmd_curve}
 
 
 def main(argv: list[str] | None = None) -> int:

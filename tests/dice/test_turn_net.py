@@ -3,6 +3,8 @@ value of scorecards (``agents.dice_turn_net``)."""
 
 from __future__ import annotations
 
+import csv
+
 import numpy as np
 import pytest
 import torch
@@ -169,3 +171,34 @@ def test_run_with_turn_policy__trains_saves_and_plays(tmp_path):
         q, _ = policy.turn(torch.as_tensor(obs))
     best = np.where(mask, q.numpy(), -np.inf).argmax(1)
     np.testing.assert_array_equal(actions, best)
+
+
+def test_curve__plays_every_snapshot_on_the_same_dice(tmp_path, capsys):
+    """``zolik dice curve``: one row per checkpoint and the final model, same games for each
+    (a snapshot played twice scores the same), the CSV and the plot in the run dir."""
+    from cli import dice as cli
+
+    path = tmp_path / "tiny.yaml"
+    path.write_text(yaml.safe_dump({
+        "total_timesteps": 768, "num_envs": 16, "n_steps": 16, "batch_size": 64, "n_epochs": 1,
+        "checkpoint_every": 256, "policy": "turn", "turn_hidden": [8],
+        "run_root": str(tmp_path / "runs"),
+    }))  # fmt: skip
+    run_dir = dice_ppo.run(dice_ppo.load_config(path))
+    assert cli.main(["curve", str(run_dir), "--games", "40"]) == 0
+    rows = list(csv.DictReader((run_dir / "greedy_curve.csv").open()))
+    steps = [int(r["steps"]) for r in rows]
+    assert steps == sorted(steps) and len(steps) >= 3 and steps[-1] >= 768
+    assert (run_dir / "learning_curve.png").stat().st_size > 1000
+    assert "written:" in capsys.readouterr().out
+    from train.dice_curve import curve
+
+    again = curve(run_dir, 40)
+    assert [r["mean"] for r in again] == [float(r["mean"]) for r in rows]
+
+
+def test_curve__a_folder_without_a_run_is_one_line(tmp_path):
+    from cli import dice as cli
+
+    with pytest.raises(SystemExit, match="zolik dice curve: not a dice run dir"):
+        cli.main(["curve", str(tmp_path)])
