@@ -48,14 +48,16 @@ def test_eval__killed_then_resumed_gives_the_uninterrupted_results(tmp_path):
 
 
 @pytest.mark.slow
-def test_dice_train__killed_then_resumed_equals_an_uninterrupted_run(tmp_path):
+@pytest.mark.parametrize("policy", [{"policy": "mlp", "net_arch": [16]},
+                                    {"policy": "turn", "turn_hidden": [8]}], ids=["mlp", "turn"])
+def test_dice_train__killed_then_resumed_equals_an_uninterrupted_run(tmp_path, policy):
     from tests.train.test_ppo import _same_weights
     from train import dice_ppo
     from train.runlog import checkpoints, step_of
 
     config = tmp_path / "tiny.yaml"
     config.write_text(yaml.safe_dump({
-        "num_envs": 16, "n_steps": 16, "batch_size": 64, "n_epochs": 1, "net_arch": [16],
+        "num_envs": 16, "n_steps": 16, "batch_size": 64, "n_epochs": 1, **policy,
         "checkpoint_every": 512, "total_timesteps": 1_000_000, "time_budget_minutes": 5,
         "lr_schedule": "constant", "run_root": str(tmp_path / "runs")}))
     proc = subprocess.Popen([ZOLIK, "dice", "train", "--config", str(config)],
