@@ -147,16 +147,21 @@ def test_config__unknown_policy_is_named(tmp_path):
         dice_ppo.load_config(path)
 
 
+def _tiny_turn_run(tmp_path, steps: int, hidden: int):
+    """A run dir of a tiny ``policy: turn`` run (checkpoints every 256 steps)."""
+    path = tmp_path / "tiny.yaml"
+    path.write_text(yaml.safe_dump({
+        "total_timesteps": steps, "num_envs": 16, "n_steps": 16, "batch_size": 64,
+        "n_epochs": 1, "checkpoint_every": 256, "policy": "turn", "turn_hidden": [hidden],
+        "run_root": str(tmp_path / "runs"),
+    }))  # fmt: skip
+    return dice_ppo.run(dice_ppo.load_config(path))
+
+
 def test_run_with_turn_policy__trains_saves_and_plays(tmp_path):
     """A tiny run: PPO updates the card network, the checkpoint reloads (``ppo:PATH``)
     and plays legal moves that follow its values."""
-    path = tmp_path / "tiny.yaml"
-    path.write_text(yaml.safe_dump({
-        "total_timesteps": 512, "num_envs": 16, "n_steps": 16, "batch_size": 64, "n_epochs": 1,
-        "checkpoint_every": 256, "policy": "turn", "turn_hidden": [16],
-        "run_root": str(tmp_path / "runs"),
-    }))  # fmt: skip
-    run_dir = dice_ppo.run(dice_ppo.load_config(path))
+    run_dir = _tiny_turn_run(tmp_path, 512, 16)
     agent = PPOAgent(str(run_dir))
     policy = agent.model.policy
     assert type(policy).__name__ == "TurnLookaheadPolicy"
@@ -178,13 +183,7 @@ def test_curve__plays_every_snapshot_on_the_same_dice(tmp_path, capsys):
     (a snapshot played twice scores the same), the CSV and the plot in the run dir."""
     from cli import dice as cli
 
-    path = tmp_path / "tiny.yaml"
-    path.write_text(yaml.safe_dump({
-        "total_timesteps": 768, "num_envs": 16, "n_steps": 16, "batch_size": 64, "n_epochs": 1,
-        "checkpoint_every": 256, "policy": "turn", "turn_hidden": [8],
-        "run_root": str(tmp_path / "runs"),
-    }))  # fmt: skip
-    run_dir = dice_ppo.run(dice_ppo.load_config(path))
+    run_dir = _tiny_turn_run(tmp_path, 768, 8)
     assert cli.main(["curve", str(run_dir), "--games", "40"]) == 0
     rows = list(csv.DictReader((run_dir / "greedy_curve.csv").open()))
     steps = [int(r["steps"]) for r in rows]
