@@ -68,6 +68,7 @@ W_INPUTS = NUM_BOXES + 6
 
 
 def supports(rules: DiceRules) -> bool:
+    """Whether the lookahead covers ``rules`` (one column, one seat, three rolls, free order)."""
     return (rules.table == "classic" and rules.num_players == 1 and rules.num_rolls == 3
             and not rules.fixed_order)
 
