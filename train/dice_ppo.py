@@ -88,7 +88,7 @@ class DicePPOConfig(ConfigModel):
     """``mlp`` (sb3-contrib's masked MLP policy) or ``turn`` (``agents.dice_turn_net``: a
     learned value of scorecards, each turn played by lookahead over the dice; solitaire
     ``classic``, free order)."""
-    turn_hidden: IntTuple = (128, 128)
+    turn_hidden: IntTuple = (64, 64)
     """``policy: turn``: hidden layers of the scorecard-value MLP."""
     beta: float = Field(20.0, gt=0)
     """``policy: turn``: starting inverse temperature of the policy (per reward unit);
