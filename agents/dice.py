@@ -14,11 +14,6 @@ from zolik_env.dice.actions import REROLL_MASKS
 from zolik_env.dice.rules import NUM_FACES
 
 _CHUNK = 1024
-# keep id of a face-count vector encoded as sum(count[f] * 6**f)
-_KEEP_OF_CODE = np.full(NUM_FACES**NUM_FACES, -1, np.int64)
-_KEEP_OF_CODE[combos.KEEPS.astype(np.int64) @ (NUM_FACES ** np.arange(NUM_FACES))] = np.arange(
-    combos.NUM_KEEPS
-)
 
 
 class RandomAgent:
@@ -73,7 +68,7 @@ class OptimalAgent:
             self.rules.fixed_order,
         )  # (13, 252, B)  # fmt: skip
         counts = (facts["dice"][:, :, None] == np.arange(1, NUM_FACES + 1)).sum(axis=1)
-        roll = _KEEP_OF_CODE[counts @ (NUM_FACES ** np.arange(NUM_FACES))] - combos.ROLL_OFFSET
+        roll = combos.KEEP_OF_CODE[counts @ combos.CODE_POWERS] - combos.ROLL_OFFSET
         b = obs.shape[0]
         out = np.full(mask.shape, -np.inf)
         out[:, SCORE_BASE:] = values[:, roll, np.arange(b)].T + 1e-9  # ties: fill a box
@@ -81,7 +76,7 @@ class OptimalAgent:
             final = np.maximum(values.max(axis=0), -1e9)  # finite for finished games too
             keep_values = self._keep_values(final, facts["rolls_left"])
             kept = counts[:, None, :] - _rerolled_counts(facts["dice"])  # (B, 31, 6)
-            keeps = _KEEP_OF_CODE[kept @ (NUM_FACES ** np.arange(NUM_FACES))]  # (B, 31)
+            keeps = combos.KEEP_OF_CODE[kept @ combos.CODE_POWERS]  # (B, 31)
             out[:, :SCORE_BASE] = np.take_along_axis(keep_values.T, keeps, axis=1)
         return np.where(mask, out, -np.inf)
 

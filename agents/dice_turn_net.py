@@ -37,7 +37,7 @@ import torch
 from sb3_contrib.common.maskable.distributions import MaskableDistribution
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
-from agents.masked_softmax import legal_entropy, masked_log_softmax
+from agents.masked_softmax import as_legal, legal_entropy, masked_log_softmax
 from zolik_env.dice import DiceRules, combos, obs_slices
 from zolik_env.dice.actions import NUM_REROLLS, REROLL_MASKS
 from zolik_env.dice.rules import (
@@ -119,12 +119,11 @@ class TurnLookahead(torch.nn.Module):
             self.register_buffer(name, torch.as_tensor(np.ascontiguousarray(array), dtype=dtype),
                                  persistent=False)
 
-        code = np.full(NUM_FACES ** NUM_FACES, 0, np.int64)
-        code[combos.ROLLS.astype(np.int64) @ (NUM_FACES ** np.arange(NUM_FACES))] = np.arange(
-            combos.NUM_ROLLS)
-        buffer("roll_of_code", code, torch.long)
-        buffer("powers", NUM_FACES ** np.arange(NUM_FACES), torch.long)
-        buffer("points", base_scores(combos.ROLLS))  # (252, 13)
+        # roll id of a code (negative for keeps that are no roll: never looked up)
+        buffer("roll_of_code", combos.KEEP_OF_CODE - combos.ROLL_OFFSET, torch.long)
+        buffer("powers", combos.CODE_POWERS, torch.long)
+        points = base_scores(combos.ROLLS)
+        buffer("points", points)  # (252, 13)
         buffer("candidate", _candidate_of_roll_box(self.bonus), torch.long)
         buffer("roll_ids", np.arange(combos.NUM_ROLLS), torch.long)
         buffer("cand_box", np.eye(NUM_BOXES)[_CANDIDATE_BOX])  # (44, 13)
@@ -134,10 +133,11 @@ class TurnLookahead(torch.nn.Module):
         buffer("transition", combos.TRANSITION.T)  # (252, 210)
         buffer("parents", combos.PARENTS, torch.long)
         buffer("reroll_keeps", _reroll_keeps(), torch.long)
-        buffer("yahtzee_rows", np.flatnonzero(combos.ROLLS.max(axis=1) == NUM_DICE), torch.long)
+        yahtzee_rows = np.flatnonzero(combos.ROLLS.max(axis=1) == NUM_DICE)  # by face
+        buffer("yahtzee_rows", yahtzee_rows, torch.long)
         joker = np.zeros((NUM_FACES, NUM_BOXES))
         for box, value in JOKER_VALUES.items():
-            joker[:, box] = value - base_scores(combos.ROLLS)[combos.ROLLS.max(axis=1) == 5, box]
+            joker[:, box] = value - points[yahtzee_rows, box]
         buffer("joker_raise", joker)  # (6, 13)
         buffer("own_face", np.eye(NUM_FACES, NUM_BOXES), torch.bool)  # (6, 13)
         buffer("upper_box", np.arange(NUM_BOXES) < NUM_UPPER, torch.bool)
@@ -302,9 +302,7 @@ class TurnLookaheadPolicy(MaskableActorCriticPolicy):
         """(log-probabilities, legal, value) of raw observations."""
         q, legal = self.turn(obs.float())
         if action_masks is not None:
-            given = torch.as_tensor(np.asarray(action_masks) if not torch.is_tensor(action_masks)
-                                    else action_masks, device=q.device).bool()
-            legal = given.reshape(q.shape)
+            legal = as_legal(action_masks, q)
         log_probs = masked_log_softmax(self.log_beta.exp() * q, legal)
         value = (log_probs.detach().exp() * q.masked_fill(~legal, 0.0)).sum(1, keepdim=True)
         return log_probs, legal, value

@@ -7,7 +7,18 @@ log-probabilities and entropy for a fraction of the cost (``agents.ppo_net``).
 
 from __future__ import annotations
 
+from typing import Any
+
+import numpy as np
 import torch
+
+
+def as_legal(action_masks: Any, logits: torch.Tensor) -> torch.Tensor:
+    """SB3's action masks (a numpy array or a tensor) as a bool tensor shaped like
+    ``logits``, on its device."""
+    if not torch.is_tensor(action_masks):
+        action_masks = np.asarray(action_masks)
+    return torch.as_tensor(action_masks, device=logits.device).bool().reshape(logits.shape)
 
 
 def masked_log_softmax(logits: torch.Tensor, legal: torch.Tensor | None) -> torch.Tensor:

@@ -38,7 +38,7 @@ from stable_baselines3.common.torch_layers import MlpExtractor
 
 from agents.discard_prior import DiscardPrior
 from agents.hand_features import HAND_FEATURES, PLAN_RUNS, PLAN_SETS, SCALARS
-from agents.masked_softmax import legal_entropy, masked_log_softmax
+from agents.masked_softmax import as_legal, legal_entropy, masked_log_softmax
 from agents.ppo import critic_extra_of
 from zolik_env.rummy import actions as A
 from zolik_env.rummy.cards import JOKER, NUM_KINDS, NUM_NATURALS, NUM_RANKS, NUM_SUITS
@@ -205,9 +205,7 @@ class LeanMaskablePolicy(MaskableActorCriticPolicy):
         logits = self._logits(latent_pi, features)
         if action_masks is None:
             return masked_log_softmax(logits, None), None
-        legal = torch.as_tensor(np.asarray(action_masks) if not torch.is_tensor(action_masks)
-                                else action_masks, device=logits.device).bool()
-        legal = legal.reshape(logits.shape)
+        legal = as_legal(action_masks, logits)
         return masked_log_softmax(logits, legal), legal
 
     def forward(self, obs: torch.Tensor, deterministic: bool = False,

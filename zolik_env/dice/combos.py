@@ -29,6 +29,11 @@ NUM_KEEPS = KEEPS.shape[0]
 ROLL_OFFSET = NUM_KEEPS - math.comb(NUM_DICE + NUM_FACES - 1, NUM_DICE)  # 210
 ROLLS = KEEPS[ROLL_OFFSET:]  # (252, 6)
 NUM_ROLLS = ROLLS.shape[0]
+# A face-count vector's code is ``counts @ CODE_POWERS``; KEEP_OF_CODE maps it to the keep id
+# (-1 for codes that are no keep), for array lookups where ``keep_index`` would loop.
+CODE_POWERS = NUM_FACES ** np.arange(NUM_FACES)
+KEEP_OF_CODE = np.full(NUM_FACES**NUM_FACES, -1, np.int64)
+KEEP_OF_CODE[KEEPS.astype(np.int64) @ CODE_POWERS] = np.arange(NUM_KEEPS)
 _KEEP_INDEX = {tuple(int(x) for x in k): i for i, k in enumerate(KEEPS)}
 
 
