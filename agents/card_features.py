@@ -33,7 +33,8 @@ import numpy as np
 
 from agents import obs_view as ov
 from agents.discard_choice import danger_weights, run_neighbours, set_partners
-from agents.hand_search import held_for_opening
+from agents.hand_features_kernel import held_for_opening
+from agents.meld_table import meld_table, search_args
 from zolik_env.rummy import fits
 from zolik_env.rummy.cards import JOKER, NUM_KINDS, NUM_NATURALS
 from zolik_env.rummy.options import RuleSet
@@ -83,7 +84,7 @@ def _tables() -> dict[str, np.ndarray]:
     }
 
 
-def _columns(obs: np.ndarray, rules: RuleSet) -> dict[str, np.ndarray]:
+def columns(obs: np.ndarray, rules: RuleSet) -> dict[str, np.ndarray]:
     """The observation's slices for a batch: name -> int64 (B, *shape)."""
     return {name: obs[:, start:stop].astype(np.int64).reshape(len(obs), *shape)
             for name, start, stop, shape in ov.slices(rules)}
@@ -139,10 +140,10 @@ def dangers(cols: dict[str, np.ndarray], fit: np.ndarray, rules: RuleSet) -> np.
 
 def held_cards(cols: dict[str, np.ndarray], rules: RuleSet) -> np.ndarray:
     """int64 (B, 53): ``held`` (see the module docstring) of each row."""
-    out = np.zeros_like(cols["hand"])
-    for b in np.flatnonzero(cols["opened"][:, ov.OBSERVER] == 0):
-        out[b] = held_for_opening(cols["hand"][b], rules)
-    return out
+    table = meld_table(rules)
+    unopened = cols["opened"][:, ov.OBSERVER] == 0
+    return held_for_opening(np.ascontiguousarray(cols["hand"]), unopened, table.points,
+                            *search_args(table))
 
 
 def card_width(held: bool) -> int:
@@ -155,7 +156,7 @@ def card_features(obs: np.ndarray, rules: RuleSet, held: bool = False) -> np.nda
     of every kind, then ``held`` if asked, for each observation row; all 0 once the deal
     is over."""
     obs = np.asarray(obs, np.int16)
-    cols = _columns(obs, rules)
+    cols = columns(obs, rules)
     fit = table_fits(cols, rules)
     out = np.zeros((len(obs), card_width(held)), np.int16)
     out[:, KEEP][:, :NUM_NATURALS] = np.rint(STORE * keep_values(cols["hand"], cols["unseen"]))

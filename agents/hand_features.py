@@ -45,15 +45,18 @@ import functools
 import gymnasium
 import numpy as np
 
+from agents import hand_features_kernel as kernel
+from agents import hand_search
 from agents import obs_view as ov
-from agents.card_features import card_features, card_scale, card_width
-from agents.hand_search import NEG, Candidate, best_melds
+from agents.card_features import card_features, card_scale, card_width, columns
+from agents.hand_features_kernel import BEST, CLEAN, RUNS, SETS
+from agents.meld_table import meld_table, search_args
 from agents.turn_plan import turn_input
 from zolik_env.envs.zolik_common import observation_space
-from zolik_env.rummy.cards import JOKER, NUM_KINDS
+from zolik_env.rummy.cards import NUM_KINDS
 from zolik_env.rummy.melds import hand_card_value
 from zolik_env.rummy.observe import critic_view_size
-from zolik_env.rummy.options import RuleSet
+from zolik_env.rummy.options import RuleSet, preset
 
 FEATURE_SETS = ("", "hand", "hand+cards", "hand+discard")
 FEATURE_VERSION = 4  # bumped whenever the "hand" features change (names their caches)
@@ -147,148 +150,76 @@ def check_version(version: int, what: str) -> int:
 def hand_features(obs: np.ndarray, rules: RuleSet,
                   version: int = FEATURE_VERSION) -> np.ndarray:
     """int16 (B, HAND_FEATURES): the ``"hand"`` features of each observation row, as
-    feature ``version`` computes them (3: without the fixes of 4, see ``_decomposition``
-    and ``can_open``)."""
+    feature ``version`` computes them (3: without the fixes of 4, see
+    ``agents.hand_features_kernel``); all 0 once the deal is over."""
     check_version(version, "hand_features")
-    out = np.zeros((len(obs), HAND_FEATURES), np.int16)
-    for b, row in enumerate(np.asarray(obs, np.int16)):
-        out[b] = _row_features(row, rules, version)
+    cols = columns(np.asarray(obs, np.int16), rules)
+    hand = cols["hand"]
+    phase = cols["phase"].argmax(1)
+    active = phase != ov.PHASE_OVER
+    must_held = cols["must_use"] > 0
+    must = np.where(must_held.any(1), must_held.argmax(1), -1)
+    best, clean, plans = decompose(hand, must, active, version, rules)
+    opened = cols["opened"][:, ov.OBSERVER] > 0
+    flags = cols["turn_flags"] > 0
+    laid = np.where(flags[:, ov.FLAG_LAID], cols["opening_points"][:, 0], 0)
+    use_clean = ~opened & rules.opening_needs_clean_run & ~_clean_laid(obs, flags, rules)
+    plan_points = np.where(use_clean, clean, best)
+    plan = np.where(use_clean[:, None, None], plans[:, CLEAN], plans[:, BEST])
+    need = np.where(opened, 0, np.maximum(0, rules.opening_points - laid))
+    may_lay = (cols["melding_allowed"][:, 0] > 0) & ~flags[:, ov.FLAG_UNDONE]
+    # version 4: a clean run still to lay needs a clean plan, however many points are laid
+    clean_ok = (version < 4) | ~use_clean | plan.any((1, 2))
+    out = np.zeros((len(hand), HAND_FEATURES), np.int64)
+    out[:, :5] = np.stack([best, clean, (hand - plan.sum(1)) @ card_values(rules),
+                           opened | (may_lay & clean_ok & (plan_points >= need)), need], 1)
+    top = cols["discard_newest"][:, 0]
+    drawing = active & (phase == ov.PHASE_DRAW) & (top >= 0)
+    with_top = hand.copy()
+    with_top[drawing, top[drawing]] += 1
+    top_must = top if rules.discard_pickup == "top_must_use" else np.full_like(top, -1)
+    t_best, t_clean, _ = decompose(with_top, top_must, drawing, version, rules)
+    t_points = np.where(use_clean, t_clean, t_best)
+    out[:, 5:8] = np.where(drawing[:, None], np.stack([t_best, t_clean, t_points - plan_points],
+                                                      1), 0)
+    out[:, PLAN_RUNS], out[:, PLAN_SETS] = plan[:, RUNS], plan[:, SETS]
+    out[~active] = 0
+    return np.clip(out, np.iinfo(np.int16).min, np.iinfo(np.int16).max).astype(np.int16)
+
+
+def decompose(hands: np.ndarray, musts: np.ndarray, active: np.ndarray, version: int,
+              rules: RuleSet) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Best points, clean points (B,) and plans (B, 2, 2, 53) of the ``active`` rows of
+    ``hands`` (``agents.hand_features_kernel.decompose``)."""
+    table = meld_table(rules)
+    return kernel.decompose(np.ascontiguousarray(hands, np.int64),
+                            np.asarray(musts, np.int64), np.asarray(active, np.bool_),
+                            version, table.points, *search_args(table), table.is_run)
+
+
+def _clean_laid(obs: np.ndarray, flags: np.ndarray, rules: RuleSet) -> np.ndarray:
+    """bool (B,): whether this turn's provisional melds hold a joker-free run already."""
+    out = np.zeros(len(flags), bool)
+    for b in np.flatnonzero(flags[:, ov.FLAG_LAID]):
+        out[b] = turn_input(ov.decode(np.asarray(obs[b], np.int16), rules), rules).clean_laid
     return out
 
 
-def _row_features(obs: np.ndarray, rules: RuleSet, version: int) -> np.ndarray:
-    view = ov.decode(obs, rules)
-    hand = view["hand"].astype(np.int64)
-    out = np.zeros(HAND_FEATURES, np.int64)
-    if ov.phase(view) == ov.PHASE_OVER:
-        return out
-    must = np.flatnonzero(view["must_use"])
-    best, clean, best_plan, clean_plan = _decomposition(rules, hand.tobytes(),
-                                                        int(must[0]) if must.size else -1,
-                                                        version)
-    opened = bool(view["opened"][ov.OBSERVER])
-    laid = ov.scalar(view, "opening_points") if ov.flag(view, ov.FLAG_LAID) else 0
-    use_clean = not opened and rules.opening_needs_clean_run and not _clean_laid(view, rules)
-    plan_points, plan = (clean, clean_plan) if use_clean else (best, best_plan)
-    need = 0 if opened else max(0, rules.opening_points - laid)
-    may_lay = bool(ov.scalar(view, "melding_allowed")) and not ov.flag(view, ov.FLAG_UNDONE)
-    # version 4: a clean run still to lay needs a clean plan, however many points are laid
-    clean_ok = version < 4 or not use_clean or bool(plan[0].any() or plan[1].any())
-    out[:5] = (best, clean, _kept_points(hand, plan, rules),
-               opened or (may_lay and clean_ok and plan_points >= need), need)
-    top = int(view["discard_newest"][0])
-    if ov.phase(view) == ov.PHASE_DRAW and top >= 0:
-        with_top = hand.copy()
-        with_top[top] += 1
-        t_must = top if rules.discard_pickup == "top_must_use" else -1  # taken: to lay
-        t_best, t_clean, _, _ = _decomposition(rules, with_top.tobytes(), t_must, version)
-        t_points = t_clean if use_clean else t_best
-        out[5:8] = t_best, t_clean, t_points - plan_points
-    out[PLAN_RUNS], out[PLAN_SETS] = plan
-    return np.clip(out, np.iinfo(np.int16).min, np.iinfo(np.int16).max)
+def compile_kernels() -> None:
+    """Compile (or load from the on-disk cache) the hand search's and the features'
+    kernels, by one search and one feature row per version; ``scripts/test.sh`` calls it
+    with the core's before the test workers start."""
+    hand_search.compile_kernels()
+    rules = preset("cz")
+    obs = np.zeros((1, observation_space(rules).shape[0]), np.int16)
+    for version in SUPPORTED_VERSIONS:
+        augment(obs, rules, "hand+discard", version)
 
 
-def _clean_laid(view: ov.View, rules: RuleSet) -> bool:
-    """Whether this turn's provisional melds hold a joker-free run already."""
-    return ov.flag(view, ov.FLAG_LAID) and turn_input(view, rules).clean_laid
-
-
-def _kept_points(hand: np.ndarray, plan: tuple[np.ndarray, np.ndarray], rules: RuleSet) -> int:
-    kept = hand - plan[0] - plan[1]
-    return sum(int(kept[k]) * hand_card_value(k, rules) for k in np.flatnonzero(kept))
-
-
-Plan = tuple[np.ndarray, np.ndarray]  # int64 (53,) cards in the runs, in the sets
-
-
-_MUST_LAY = -1000.0  # dead value of a card that must be laid this turn: any plan lays it
-
-
-Found = tuple[int, int, Plan, Plan]  # best points, clean points, best plan, clean plan
-_NO_PLAN: Plan = (np.zeros(NUM_KINDS, np.int64), np.zeros(NUM_KINDS, np.int64))
-for _part in _NO_PLAN:
-    _part.setflags(write=False)
-
-
-@functools.lru_cache(maxsize=65536)
-def _decomposition(rules: RuleSet, hand_bytes: bytes, must: int, version: int) -> Found:
-    """(best points, clean points, best plan, clean plan) of one hand (its int64 counts as
-    bytes); cached, as a hand recurs across the decisions of a turn.
-
-    Version 4 keeps a card back for the discard that ends the turn (a plan laying the
-    whole hand is replaced by the best one that keeps one card), and when the hand holds
-    two copies of the ``must`` card, laying one of them is enough (version 3 searched
-    ``_search`` alone)."""
-    if version < 4:
-        return _search(rules, hand_bytes, must)
-    hand = np.frombuffer(hand_bytes, np.int64)
-    found = [_search(rules, hand_bytes, must)]
-    if must >= 0 and hand[must] >= 2:  # one copy laid meets the obligation
-        found.append(_search(rules, _without(hand, must), must))
-    total = int(hand.sum())
-    if any(_laid(f[2]) == total or _laid(f[3]) == total for f in found):
-        found += [_search(rules, _without(hand, kind), must) for kind in np.flatnonzero(hand)
-                  if kind != must or hand[kind] >= 2]
-    best = max(((f[0], f[2]) for f in found if _laid(f[2]) < total),
-               key=lambda pair: pair[0], default=(0, _NO_PLAN))
-    clean = max(((f[1], f[3]) for f in found if 0 < _laid(f[3]) < total),
-                key=lambda pair: pair[0], default=(0, _NO_PLAN))
-    return best[0], clean[0], best[1], clean[1]
-
-
-def _without(hand: np.ndarray, kind: int) -> bytes:
-    """``hand`` less one card of ``kind``, as bytes."""
-    less = hand.copy()
-    less[kind] -= 1
-    return less.tobytes()
-
-
-def _laid(plan: Plan) -> int:
-    return int(plan[0].sum() + plan[1].sum())
-
-
-@functools.lru_cache(maxsize=65536)
-def _search(rules: RuleSet, hand_bytes: bytes, must: int) -> Found:
-    """The hand search of one hand: with ``must`` (a kind; -1: none), the cz/sk taken
-    discard that has to be laid this turn, the plans lay it where they can, and a choice
-    that cannot is worth 0 points."""
-    hand = np.frombuffer(hand_bytes, np.int64)
-    dead = None
-    if must >= 0:
-        dead = [0.0] * NUM_KINDS
-        dead[must] = _MUST_LAY
-    found = best_melds(hand, int(hand[JOKER]), rules, _meld_points, dead)
-    has_clean = found.clean_value > NEG / 2
-    best_plan = _plan(found.melds)
-    clean_plan = _plan(found.clean_melds if has_clean else ())
-    best = _plan_points(found.value, best_plan, hand, must)
-    clean = _plan_points(found.clean_value, clean_plan, hand, must) if has_clean else 0
-    return best, clean, best_plan, clean_plan
-
-
-def _plan_points(value: float, plan: Plan, hand: np.ndarray, must: int) -> int:
-    """The meld points of a plan whose search value was ``value``: without the must-lay
-    penalty of copies kept, and 0 when the plan does not lay the ``must`` card at all."""
-    if must < 0:
-        return int(value)
-    laid = int(plan[0][must] + plan[1][must])
-    if laid == 0:
-        return 0
-    return int(value - _MUST_LAY * (int(hand[must]) - laid))
-
-
-def _meld_points(cand: Candidate) -> float:
-    return float(cand.points)
-
-
-def _plan(melds: tuple[Candidate, ...]) -> Plan:
-    runs, sets = np.zeros(NUM_KINDS, np.int64), np.zeros(NUM_KINDS, np.int64)
-    for cand in melds:
-        for kind in cand.cards:
-            (runs if cand.is_run else sets)[kind] += 1
-    runs.setflags(write=False)
-    sets.setflags(write=False)
-    return runs, sets
+@functools.cache
+def card_values(rules: RuleSet) -> np.ndarray:
+    """int64 (53,): what each kind costs left in hand."""
+    return np.array([hand_card_value(k, rules) for k in range(NUM_KINDS)], np.int64)
 
 
 __all__ = [
@@ -304,6 +235,7 @@ __all__ = [
     "augmented_space",
     "check_features",
     "check_version",
+    "compile_kernels",
     "feature_scale",
     "feature_size",
     "hand_features",

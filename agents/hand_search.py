@@ -23,39 +23,13 @@ import numpy as np
 
 from agents.hand_search_kernel import NEG as NEG  # re-exported: the "no clean choice" value
 from agents.hand_search_kernel import search_kernel
+from agents.meld_table import Candidate as Candidate  # re-exported: the melds' type
+from agents.meld_table import make_candidate, meld_table, run_card, search_args, search_hand, select
 from zolik_env.rummy.cards import JOKER, NUM_RANKS, NUM_SUITS
-from zolik_env.rummy.melds import (
-    NUM_POSITIONS,
-    hand_card_value,
-    position_rank,
-    position_value,
-    set_card_value,
-)
+from zolik_env.rummy.melds import NUM_POSITIONS, position_rank
 from zolik_env.rummy.options import RuleSet, preset
 
-
-@dataclass(frozen=True, slots=True)
-class Candidate:
-    """One meld the hand can lay: ``cards`` in table order (JOKER for the joker)."""
-
-    cards: tuple[int, ...]
-    naturals: tuple[int, ...]  # the natural kinds, ascending
-    jokers: int
-    is_run: bool
-    points: int  # meld value (opening points; jolly's laid score)
-    penalty: int  # what the cards would cost if left in hand
-    low: int = 0  # a run's first position (1 = low ace .. 14 = high ace); 0 for a set
-
-    @property
-    def clean_run(self) -> bool:
-        return self.is_run and self.jokers == 0
-
-
 _POSITION_RANKS = [position_rank(p) for p in range(NUM_POSITIONS + 1)]  # index 0 unused
-
-
-def _run_card(suit: int, position: int) -> int:
-    return suit * NUM_RANKS + position_rank(position)
 
 
 def _runs(counts: np.ndarray, jokers: int, rules: RuleSet) -> list[Candidate]:
@@ -82,14 +56,14 @@ def _suit_runs(suit: int, held: tuple[bool, ...], limit: int,
             if position == NUM_POSITIONS and low == 1:
                 break  # A ... K A would need both copies of one ace
             if present[position]:
-                cards.append(_run_card(suit, position))
+                cards.append(run_card(suit, position))
             else:
                 missing += 1
                 if missing > limit:
                     break
                 cards.append(JOKER)
             if len(cards) >= 3 and len(cards) - missing >= 2:
-                out.append(_candidate(tuple(cards), True, rules, low))
+                out.append(make_candidate(tuple(cards), True, rules, low))
     return tuple(out)
 
 
@@ -110,26 +84,12 @@ def _rank_sets(rank: int, suits: tuple[int, ...], joker: bool,
     out = []
     for size in (3, 4):
         for chosen in itertools.combinations(suits, size):
-            out.append(_candidate(tuple(s * NUM_RANKS + rank for s in chosen), False, rules))
+            out.append(make_candidate(tuple(s * NUM_RANKS + rank for s in chosen), False, rules))
         if joker and size - 1 >= 2:
             for chosen in itertools.combinations(suits, size - 1):
                 cards = (*(s * NUM_RANKS + rank for s in chosen), JOKER)
-                out.append(_candidate(cards, False, rules))
+                out.append(make_candidate(cards, False, rules))
     return tuple(out)
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def _candidate(cards: tuple[int, ...], is_run: bool, rules: RuleSet,
-               low: int = 0) -> Candidate:
-    """The Candidate of ``cards`` (cached: it is immutable, and the same melds recur in
-    the hands of a deal)."""
-    naturals = tuple(sorted(c for c in cards if c != JOKER))
-    if is_run:
-        points = sum(position_value(low + i, rules) for i in range(len(cards)))
-    else:
-        points = set_card_value(naturals[0] % NUM_RANKS, rules) * len(cards)
-    penalty = sum(hand_card_value(c, rules) for c in cards)
-    return Candidate(cards, naturals, len(cards) - len(naturals), is_run, points, penalty, low)
 
 
 def candidates(counts: np.ndarray, jokers: int, rules: RuleSet) -> list[Candidate]:
@@ -148,52 +108,43 @@ class Best:
 
 
 def best_melds(counts: np.ndarray, jokers: int, rules: RuleSet,
-               meld_value: Callable[[Candidate], float],
+               meld_value: Callable[[Candidate], float] | None = None,
                dead_value: Sequence[float] | None = None) -> Best:
     """The disjoint melds of the hand ``counts`` (natural kinds; jokers apart) maximising
-    the sum of ``meld_value`` over laid melds plus ``dead_value[kind]`` over cards kept.
+    the sum of ``meld_value`` (default: the meld's points) over laid melds plus
+    ``dead_value[kind]`` over cards kept.
 
-    The candidates and their values are made here; the search is compiled
-    (``agents.hand_search_kernel``)."""
-    kinds = np.flatnonzero(counts[:JOKER])
-    position = np.full(JOKER, -1, np.int64)
-    position[kinds] = np.arange(len(kinds))
-    cands = candidates(counts, jokers, rules)
-    # grouped by their lowest natural's position; a stable sort keeps the candidates'
-    # own order inside a group, which decides ties as the recursion always did
-    lows = np.array([position[c.naturals[0]] for c in cands], np.int64)
-    order = np.argsort(lows, kind="stable")
-    ordered = [cands[i] for i in order]
-    width = max((len(c.naturals) for c in ordered), default=1)
-    uses = np.full((len(ordered), width), -1, np.int64)
-    for i, cand in enumerate(ordered):
-        uses[i, :len(cand.naturals)] = position[list(cand.naturals)]
-    start = np.zeros(len(kinds) + 1, np.int64)
-    start[1:] = np.cumsum(np.bincount(lows, minlength=len(kinds)))
-    dead = (np.zeros(len(kinds)) if dead_value is None
-            else np.array([dead_value[k] for k in kinds], np.float64))
-    left = np.append(counts[kinds].astype(np.int64), int(jokers))
-    value, best, clean_value, clean = search_kernel(
-        left, start, uses, np.array([len(c.naturals) for c in ordered], np.int64),
-        np.array([c.jokers for c in ordered], np.int64),
-        np.array([meld_value(c) for c in ordered], np.float64),
-        np.array([c.clean_run for c in ordered], np.bool_), dead)
-    return Best(float(value), tuple(ordered[i] for i in best), float(clean_value),
-                tuple(ordered[i] for i in clean))
+    The candidates are ``candidates``', chosen from the rule set's ``meld_table`` by a
+    compiled kernel; the search is compiled too (``agents.hand_search_kernel``)."""
+    table = meld_table(rules)
+    counts = np.asarray(counts, np.int64)
+    if meld_value is None:
+        dead = np.zeros(JOKER + 1) if dead_value is None else np.asarray(dead_value, float)
+        value, best, clean_value, clean = search_hand(counts, int(jokers), dead, table.points,
+                                                      *search_args(table))
+    else:
+        rows, left, start, uses = select(counts, int(jokers), table.group, table.naturals,
+                                         table.sizes, table.absent, table.jokers)
+        held = np.flatnonzero(counts[:JOKER])
+        dead = (np.zeros(len(held)) if dead_value is None
+                else np.array([dead_value[k] for k in held], np.float64))
+        values = np.array([meld_value(table.cands[i]) for i in rows], np.float64)
+        value, best, clean_value, clean = search_kernel(
+            left, start, uses, table.sizes[rows], table.jokers[rows], values,
+            table.clean[rows], dead)
+        best, clean = rows[best], rows[clean]
+    return Best(float(value), tuple(table.cands[i] for i in best), float(clean_value),
+                tuple(table.cands[i] for i in clean))
 
 
 def held_for_opening(counts: np.ndarray, rules: RuleSet) -> np.ndarray:
     """int64 (53,) the cards of each kind in the hand's best joker-free melds by points:
     what an unopened hand holds back for its opening (the planner never throws them)."""
     held = np.zeros(JOKER + 1, np.int64)
-    for cand in best_melds(counts, 0, rules, _meld_points).melds:
+    for cand in best_melds(counts, 0, rules).melds:
         for k in cand.naturals:
             held[k] += 1
     return held
-
-
-def _meld_points(cand: Candidate) -> float:
-    return float(cand.points)
 
 
 def _merge(best: tuple[float, tuple[Candidate, ...], float, tuple[Candidate, ...]],
@@ -236,12 +187,12 @@ def shrink(cand: Candidate, rules: RuleSet) -> list[tuple[Candidate, int]]:
         for cards, low, kept in ((cand.cards[1:], cand.low + 1, cand.cards[0]),
                                  (cand.cards[:-1], cand.low, cand.cards[-1])):
             if kept != JOKER and len(cards) - cards.count(JOKER) >= 2:
-                out.append((_candidate(cards, True, rules, low), kept))
+                out.append((make_candidate(cards, True, rules, low), kept))
         return out
     for kept in cand.naturals:
         cards = tuple(c for c in cand.cards if c != kept)
         if len(cards) - cards.count(JOKER) >= 2:
-            out.append((_candidate(cards, False, rules), kept))
+            out.append((make_candidate(cards, False, rules), kept))
     return out
 
 
@@ -250,4 +201,5 @@ def compile_kernels() -> None:
     ``scripts/test.sh`` calls it with the core's before the test workers start."""
     hand = np.zeros(JOKER + 1, np.int64)
     hand[[0, 1, 2, 13, 26, JOKER]] = 1
-    best_melds(hand, 1, preset("cz"), _meld_points)
+    best_melds(hand, 1, preset("cz"))
+    best_melds(hand, 1, preset("cz"), lambda cand: float(cand.penalty))

@@ -118,7 +118,8 @@ def _reference_best_melds(counts, jokers, r, meld_value, dead_value=None):
 def test_best_melds__compiled_search_equals_the_recursion(preset):
     """Values and the melds themselves, best and clean, on random hands of 3-20 cards
     with up to four jokers, three value functions and random dead values (a must-lay
-    card among them)."""
+    card among them); the candidates come from the rule set's ``meld_table``, the
+    reference's from ``candidates``."""
     r = rules.preset(preset)
     rng = np.random.default_rng(11)
     pack = [k for k, c in enumerate(deck_counts(4)) for _ in range(c)]
@@ -137,5 +138,8 @@ def test_best_melds__compiled_search_equals_the_recursion(preset):
         expected = _reference_best_melds(counts, jokers, r, value, dead)
         found = best_melds(counts, jokers, r, value, dead)
         assert (found.value, found.melds, found.clean_value, found.clean_melds) == expected
+        if trial % 3 == 0:  # points: also the default, compiled end to end (search_hand)
+            found = best_melds(counts, jokers, r, None, dead)
+            assert (found.value, found.melds, found.clean_value, found.clean_melds) == expected
         cleans += found.clean_value > NEG / 2 and bool(found.clean_melds)
     assert cleans > 50  # the clean choice was exercised, not only the best one
