@@ -32,3 +32,19 @@ def legal_entropy(log_probs: torch.Tensor, legal: torch.Tensor | None) -> torch.
     """(B,) entropy of the distribution whose log-probabilities (-inf if illegal) are given."""
     finite = log_probs if legal is None else log_probs.masked_fill(~legal, 0.0)
     return -(log_probs.exp() * finite).sum(1)
+
+
+def sample_moves(log_probs: torch.Tensor) -> torch.Tensor:
+    """int64 (B,): one move per row drawn from ``exp(log_probs)`` (-inf on illegal moves)
+    by the inverse CDF with one uniform per row from torch's generator. On a CPU,
+    ``torch.multinomial`` over thousands of moves took half of a collecting step's
+    forward pass; this is a cumulative sum and a binary search. A move of probability 0
+    is never drawn: the first cumulative sum above the uniform belongs to a move that
+    raised it; rounding at the top is caught by capping at the last legal move."""
+    cdf = log_probs.exp().cumsum(1)
+    uniform = torch.rand(len(cdf), 1, dtype=cdf.dtype, device=cdf.device) * cdf[:, -1:]
+    picks = torch.searchsorted(cdf, uniform, right=True).squeeze(1)
+    legal = torch.isfinite(log_probs)
+    last = legal.shape[1] - 1 - legal.flip(1).int().argmax(1)
+    return torch.minimum(picks, last)
+

@@ -9,8 +9,8 @@ matrix products of the network itself.
 
 ``LeanMaskablePolicy`` computes the same quantities from one ``log_softmax`` of the
 logits with -inf on illegal moves: the log-probability of the taken move, the entropy
-over the legal moves and, while collecting, a sample (``torch.multinomial``) or the
-argmax. Values, losses and the saved format are those of ``MaskableActorCriticPolicy``,
+over the legal moves and, while collecting, a sample (``masked_softmax.sample_moves``)
+or the argmax. Values, losses and the saved format are those of ``MaskableActorCriticPolicy``,
 whose other methods (``predict``) it keeps. Every state the trainer sees has a legal
 move, so no row is all -inf.
 
@@ -38,7 +38,7 @@ from stable_baselines3.common.torch_layers import MlpExtractor
 
 from agents.discard_prior import DiscardPrior
 from agents.hand_features import HAND_FEATURES, PLAN_RUNS, PLAN_SETS, SCALARS
-from agents.masked_softmax import as_legal, legal_entropy, masked_log_softmax
+from agents.masked_softmax import as_legal, legal_entropy, masked_log_softmax, sample_moves
 from agents.ppo import critic_extra_of
 from zolik_env.rummy import actions as A
 from zolik_env.rummy.cards import JOKER, NUM_KINDS, NUM_NATURALS, NUM_RANKS, NUM_SUITS
@@ -213,10 +213,7 @@ class LeanMaskablePolicy(MaskableActorCriticPolicy):
                 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         latent_pi, latent_vf, features = self._latents(obs)
         log_probs, _ = self._log_probs(latent_pi, features, action_masks)
-        if deterministic:
-            actions = log_probs.argmax(1)
-        else:
-            actions = torch.multinomial(log_probs.exp(), 1).squeeze(1)
+        actions = log_probs.argmax(1) if deterministic else sample_moves(log_probs)
         log_prob = log_probs.gather(1, actions[:, None]).squeeze(1)
         return actions, self.value_net(latent_vf), log_prob
 
