@@ -51,8 +51,8 @@ from agents import obs_view as ov
 from agents.card_features import card_features, card_scale, card_width, columns
 from agents.hand_features_kernel import BEST, CLEAN, RUNS, SETS
 from agents.meld_table import meld_table, search_args
-from agents.turn_plan import turn_input
 from zolik_env.envs.zolik_common import observation_space
+from zolik_env.rummy import actions as A
 from zolik_env.rummy.cards import NUM_KINDS
 from zolik_env.rummy.melds import hand_card_value
 from zolik_env.rummy.observe import critic_view_size
@@ -163,7 +163,7 @@ def hand_features(obs: np.ndarray, rules: RuleSet,
     opened = cols["opened"][:, ov.OBSERVER] > 0
     flags = cols["turn_flags"] > 0
     laid = np.where(flags[:, ov.FLAG_LAID], cols["opening_points"][:, 0], 0)
-    use_clean = ~opened & rules.opening_needs_clean_run & ~_clean_laid(obs, flags, rules)
+    use_clean = ~opened & rules.opening_needs_clean_run & ~_clean_laid(cols, flags[:, ov.FLAG_LAID])
     plan_points = np.where(use_clean, clean, best)
     plan = np.where(use_clean[:, None, None], plans[:, CLEAN], plans[:, BEST])
     need = np.where(opened, 0, np.maximum(0, rules.opening_points - laid))
@@ -197,12 +197,12 @@ def decompose(hands: np.ndarray, musts: np.ndarray, active: np.ndarray, version:
                             version, table.points, *search_args(table), table.is_run)
 
 
-def _clean_laid(obs: np.ndarray, flags: np.ndarray, rules: RuleSet) -> np.ndarray:
-    """bool (B,): whether this turn's provisional melds hold a joker-free run already."""
-    out = np.zeros(len(flags), bool)
-    for b in np.flatnonzero(flags[:, ov.FLAG_LAID]):
-        out[b] = turn_input(ov.decode(np.asarray(obs[b], np.int16), rules), rules).clean_laid
-    return out
+def _clean_laid(cols: dict[str, np.ndarray], laid: np.ndarray) -> np.ndarray:
+    """bool (B,): whether this turn's provisional melds (the new table melds of a turn
+    that has laid) hold a joker-free run already (``turn_plan.TurnInput.clean_laid``)."""
+    clean_runs = ((cols["meld_kind"] == A.RUN) & (cols["meld_new"] > 0)
+                  & ~(cols["meld_cells"] == A.JOKER_CELL).any(-1))
+    return laid & clean_runs.any(1)
 
 
 def compile_kernels() -> None:
