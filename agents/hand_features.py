@@ -40,8 +40,6 @@ every observation it is given.
 
 from __future__ import annotations
 
-import functools
-
 import gymnasium
 import numpy as np
 
@@ -54,6 +52,7 @@ from agents.meld_table import meld_table, search_args
 from zolik_env.envs.zolik_common import observation_space
 from zolik_env.rummy import actions as A
 from zolik_env.rummy.cards import NUM_KINDS
+from zolik_env.rummy.jit import by_identity
 from zolik_env.rummy.melds import hand_card_value
 from zolik_env.rummy.observe import critic_view_size
 from zolik_env.rummy.options import RuleSet, preset
@@ -216,7 +215,7 @@ def compile_kernels() -> None:
         augment(obs, rules, "hand+discard", version)
 
 
-@functools.cache
+@by_identity
 def card_values(rules: RuleSet) -> np.ndarray:
     """int64 (53,): what each kind costs left in hand."""
     return np.array([hand_card_value(k, rules) for k in range(NUM_KINDS)], np.int64)

@@ -30,7 +30,7 @@ import numpy as np
 
 from agents.hand_search_kernel import search_kernel
 from zolik_env.rummy.cards import JOKER, NUM_KINDS, NUM_RANKS, NUM_SUITS
-from zolik_env.rummy.jit import kernel
+from zolik_env.rummy.jit import by_identity, kernel
 from zolik_env.rummy.melds import (
     NUM_POSITIONS,
     hand_card_value,
@@ -122,9 +122,10 @@ def _set_entries() -> list[tuple]:
     return out
 
 
-@functools.lru_cache(maxsize=16)
+@by_identity
 def meld_table(rules: RuleSet) -> MeldTable:
-    """The ``MeldTable`` of ``rules`` (cached)."""
+    """The ``MeldTable`` of ``rules`` (cached by the rule set's identity: hashing a
+    ``RuleSet`` would cost more than the search it prepares)."""
     entries = _run_entries(rules) + _set_entries()
     cands = [make_candidate(cards, is_run, rules, low) for cards, is_run, low, _ in entries]
     order = sorted(range(len(cands)), key=lambda i: (cands[i].naturals[0], i))
