@@ -190,18 +190,36 @@ class PPOPolicy(SingleFromBatched):
             check_version(self.feature_version, name)
         self.rules = rules
 
-    @torch.no_grad()
     def probabilities(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        """float64 (B, A): the move distribution, zero on illegal moves.
+        """float64 (B, A): the move distribution, zero on illegal moves."""
+        return self.transformed_probabilities(self.obs_transform(obs), mask)
+
+    @property
+    def obs_transform_key(self) -> tuple[Any, ...] | None:
+        """Policies with equal keys compute the same ``obs_transform`` (the features of
+        one set and version for one rule set), so a caller that plays several of them on
+        one batch may compute it once for all their rows
+        (``zolik_env.envs.zolik_common.opponent_actions``); None: no transform."""
+        if not self.features:
+            return None
+        return (self.features, self.feature_version, id(self.rules))
+
+    def obs_transform(self, obs: np.ndarray) -> np.ndarray:
+        """The network's input rows for plain observations: the features appended."""
+        if not self.features:
+            return obs
+        assert self.rules is not None
+        return augment(obs, self.rules, self.features, self.feature_version)
+
+    @torch.no_grad()
+    def transformed_probabilities(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """``probabilities`` of rows already through ``obs_transform``.
 
         The actor's path of ``MaskableActorCriticPolicy.get_distribution`` (features,
         actor MLP, action logits), without the distribution objects; masked softmax here.
         """
         net = self.policy
         net.set_training_mode(False)
-        if self.features:
-            assert self.rules is not None
-            obs = augment(obs, self.rules, self.features, self.feature_version)
         x = torch.as_tensor(np.asarray(obs), dtype=torch.float32)
         if callable(getattr(net, "action_logits", None)):  # LeanMaskablePolicy: plan prior
             logits = net.action_logits(x)
@@ -212,7 +230,13 @@ class PPOPolicy(SingleFromBatched):
 
     def act_batch(self, obs: np.ndarray, mask: np.ndarray,
                   rng: np.random.Generator) -> np.ndarray:
-        return pick_moves(self.probabilities(obs, mask), mask, rng, self.deterministic)
+        return self.act_transformed(self.obs_transform(obs), mask, rng)
+
+    def act_transformed(self, obs: np.ndarray, mask: np.ndarray,
+                        rng: np.random.Generator) -> np.ndarray:
+        """``act_batch`` of rows already through ``obs_transform``."""
+        return pick_moves(self.transformed_probabilities(obs, mask), mask, rng,
+                          self.deterministic)
 
 
 def pick_moves(probs: np.ndarray, mask: np.ndarray, rng: np.random.Generator,

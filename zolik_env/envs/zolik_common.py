@@ -158,23 +158,55 @@ def _policy_actions(policy: Any, obs: Any, mask: np.ndarray,
     return np.array([policy.act(o, m, rng) for o, m in zip(obs, mask, strict=True)], np.int64)
 
 
+def _shared_transforms(opponents: list[Any], rows: list[np.ndarray], obs: Any
+                       ) -> dict[Any, tuple[np.ndarray, np.ndarray]]:
+    """Per ``obs_transform_key``: (the rows of every opponent with that key, ascending,
+    and their transformed observations), computed once for all of them."""
+    if obs is None:
+        return {}
+    groups: dict[Any, tuple[Any, list[np.ndarray]]] = {}
+    for policy, idx in zip(opponents, rows, strict=True):
+        key = getattr(policy, "obs_transform_key", None)
+        if idx.size and key is not None:
+            groups.setdefault(key, (policy, []))[1].append(idx)
+    out = {}
+    for key, (policy, parts) in groups.items():
+        union = np.sort(np.concatenate(parts))
+        out[key] = union, policy.obs_transform(obs[union])
+    return out
+
+
 def opponent_actions(rules: options.RuleSet, sub: State, slot: np.ndarray,
                      opponents: list[Any], rng: np.random.Generator) -> np.ndarray:
     """int64 (b,) one move per deal of ``sub``, each by opponent ``slot`` (b,).
+
+    The observations are made once for the batch. Policies with an equal
+    ``obs_transform_key`` (networks that append the same features) share one
+    ``obs_transform`` of all their rows and play through ``act_transformed``, so a
+    pool of snapshots computes its features once per pass, not once per snapshot.
 
     Raises:
         ValueError: naming the opponent and the move when a policy returns an illegal one.
     """
     mask = game.legal_action_mask(rules, sub)
     actions = np.zeros(sub.batch_size, np.int64)
-    for j, policy in enumerate(opponents):
-        idx = np.flatnonzero(slot == j)
+    rows = [np.flatnonzero(slot == j) for j in range(len(opponents))]
+    needs_obs = any(r.size and getattr(p, "needs_obs", True) for p, r in zip(opponents, rows,
+                                                                            strict=True))
+    obs = observe(rules, sub, sub.current) if needs_obs else None
+    shared = _shared_transforms(opponents, rows, obs)
+    for policy, idx in zip(opponents, rows, strict=True):
         if idx.size == 0:
             continue
-        part = sub if idx.size == sub.batch_size else sub.take(idx)
-        obs = (observe(rules, part, part.current) if getattr(policy, "needs_obs", True)
-               else None)
-        actions[idx] = _policy_actions(policy, obs, mask[idx], rng)
+        key = getattr(policy, "obs_transform_key", None)
+        if obs is not None and key is not None:
+            union, transformed = shared[key]
+            part = transformed[np.searchsorted(union, idx)]
+            actions[idx] = np.asarray(policy.act_transformed(part, mask[idx], rng),
+                                      np.int64).reshape(idx.size)
+            continue
+        part_obs = obs[idx] if obs is not None and getattr(policy, "needs_obs", True) else None
+        actions[idx] = _policy_actions(policy, part_obs, mask[idx], rng)
     ok = mask[np.arange(len(actions)), np.clip(actions, 0, mask.shape[1] - 1)]
     bad = np.flatnonzero(~ok | (actions < 0) | (actions >= mask.shape[1]))
     if bad.size:
