@@ -8,9 +8,10 @@ choice between them run in one compiled loop over the rows.
 
 A *plan* is int64 (2, 53): the cards of each kind in its runs, then in its sets (a joker
 at index 52). ``decompose`` returns, per row, the best plan's points and the best
-clean plan's (one holding a joker-free run), with both plans, as
-``hand_features._decomposition`` defines them; ``tests/agents/hand_features_reference.py``
-is that definition in readable Python, and the tests hold this module to it.
+clean plan's (one holding a joker-free run), with both plans, as the module docstring of
+``agents.hand_features`` defines them; ``tests/agents/hand_features_reference.py`` is
+that definition in readable Python, one row at a time, and the tests hold this module to
+it.
 """
 
 from __future__ import annotations
