@@ -33,8 +33,7 @@ import numpy as np
 
 from agents import obs_view as ov
 from agents.discard_choice import danger_weights, run_neighbours, set_partners
-from agents.hand_features_kernel import held_for_opening
-from agents.meld_table import meld_table, search_args
+from agents.meld_table import held_batch, meld_table, search_args
 from zolik_env.rummy import fits
 from zolik_env.rummy.cards import JOKER, NUM_KINDS, NUM_NATURALS
 from zolik_env.rummy.options import RuleSet
@@ -142,8 +141,8 @@ def held_cards(cols: dict[str, np.ndarray], rules: RuleSet) -> np.ndarray:
     """int64 (B, 53): ``held`` (see the module docstring) of each row."""
     table = meld_table(rules)
     unopened = cols["opened"][:, ov.OBSERVER] == 0
-    return held_for_opening(np.ascontiguousarray(cols["hand"]), unopened, table.points,
-                            *search_args(table))
+    return held_batch(np.ascontiguousarray(cols["hand"]), unopened, table.points,
+                      *search_args(table))
 
 
 def card_width(held: bool) -> int:

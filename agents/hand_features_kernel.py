@@ -143,23 +143,3 @@ def decompose(hands: np.ndarray, musts: np.ndarray, active: np.ndarray, version:
                 hands[b], musts[b], version, points, group, naturals, sizes, absent, jokers,
                 clean, is_run, plans[b])
     return best, clean_points, plans
-
-
-@kernel
-def held_for_opening(hands: np.ndarray, active: np.ndarray, points: np.ndarray,
-                     group: np.ndarray, naturals: np.ndarray, sizes: np.ndarray,
-                     absent: np.ndarray, jokers: np.ndarray, clean: np.ndarray
-                     ) -> np.ndarray:
-    """int64 (B, 53): per ``active`` row of ``hands`` (B, 53), the cards of each kind in
-    the best joker-free melds by points (``hand_search.held_for_opening``)."""
-    out = np.zeros(hands.shape, np.int64)
-    dead = np.zeros(hands.shape[1])
-    for b in range(len(hands)):
-        if not active[b]:
-            continue
-        _, rows, _, _ = search_hand(hands[b], 0, dead, points, group, naturals, sizes,
-                                    absent, jokers, clean)
-        for row in rows:
-            for j in range(sizes[row]):
-                out[b, naturals[row, j]] += 1
-    return out

@@ -24,7 +24,15 @@ import numpy as np
 from agents.hand_search_kernel import NEG as NEG  # re-exported: the "no clean choice" value
 from agents.hand_search_kernel import search_kernel
 from agents.meld_table import Candidate as Candidate  # re-exported: the melds' type
-from agents.meld_table import make_candidate, meld_table, run_card, search_args, search_hand, select
+from agents.meld_table import (
+    held_batch,
+    make_candidate,
+    meld_table,
+    run_card,
+    search_args,
+    search_hand,
+    select,
+)
 from zolik_env.rummy.cards import JOKER, NUM_RANKS, NUM_SUITS
 from zolik_env.rummy.melds import NUM_POSITIONS, position_rank
 from zolik_env.rummy.options import RuleSet, preset
@@ -140,11 +148,9 @@ def best_melds(counts: np.ndarray, jokers: int, rules: RuleSet,
 def held_for_opening(counts: np.ndarray, rules: RuleSet) -> np.ndarray:
     """int64 (53,) the cards of each kind in the hand's best joker-free melds by points:
     what an unopened hand holds back for its opening (the planner never throws them)."""
-    held = np.zeros(JOKER + 1, np.int64)
-    for cand in best_melds(counts, 0, rules).melds:
-        for k in cand.naturals:
-            held[k] += 1
-    return held
+    table = meld_table(rules)
+    return held_batch(np.asarray(counts, np.int64)[None], np.ones(1, np.bool_), table.points,
+                      *search_args(table))[0]
 
 
 def _merge(best: tuple[float, tuple[Candidate, ...], float, tuple[Candidate, ...]],

@@ -47,4 +47,3 @@ def sample_moves(log_probs: torch.Tensor) -> torch.Tensor:
     legal = torch.isfinite(log_probs)
     last = legal.shape[1] - 1 - legal.flip(1).int().argmax(1)
     return torch.minimum(picks, last)
-

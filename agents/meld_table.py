@@ -66,7 +66,7 @@ def run_card(suit: int, position: int) -> int:
 
 @functools.lru_cache(maxsize=1 << 16)
 def make_candidate(cards: tuple[int, ...], is_run: bool, rules: RuleSet,
-               low: int = 0) -> Candidate:
+                   low: int = 0) -> Candidate:
     """The Candidate of ``cards`` (cached: it is immutable, and the same melds recur in
     the hands of a deal)."""
     naturals = tuple(sorted(c for c in cards if c != JOKER))
@@ -80,8 +80,8 @@ def make_candidate(cards: tuple[int, ...], is_run: bool, rules: RuleSet,
 
 @dataclass(frozen=True, eq=False)
 class MeldTable:
-    """Every candidate of one rule set (``hand_search.Candidate``), sorted by its lowest
-    natural, with its fields as arrays for the kernels (``T`` candidates)."""
+    """Every ``Candidate`` of one rule set, sorted by its lowest natural, with its fields
+    as arrays for the kernels (``T`` candidates)."""
 
     cands: tuple[Candidate, ...]
     group: np.ndarray  # int64 (NUM_KINDS + 1,): lowest natural k in rows group[k]:group[k+1]
@@ -212,6 +212,26 @@ def search_hand(counts: np.ndarray, jokers: int, dead: np.ndarray, values: np.nd
     return value, rows[best], clean_value, rows[clean_best]
 
 
+@kernel
+def held_batch(hands: np.ndarray, active: np.ndarray, points: np.ndarray, group: np.ndarray,
+               naturals: np.ndarray, sizes: np.ndarray, absent: np.ndarray,
+               jokers: np.ndarray, clean: np.ndarray) -> np.ndarray:
+    """int64 (B, 53): per ``active`` row of ``hands`` (B, 53), the cards of each kind in
+    the best joker-free melds by points: what an unopened hand holds back for its opening
+    (``hand_search.held_for_opening`` is one row of it)."""
+    out = np.zeros(hands.shape, np.int64)
+    dead = np.zeros(hands.shape[1])
+    for b in range(len(hands)):
+        if not active[b]:
+            continue
+        _, rows, _, _ = search_hand(hands[b], 0, dead, points, group, naturals, sizes,
+                                    absent, jokers, clean)
+        for row in rows:
+            for j in range(sizes[row]):
+                out[b, naturals[row, j]] += 1
+    return out
+
+
 def search_args(table: MeldTable) -> tuple[np.ndarray, ...]:
     """The table's arrays in the order ``search_hand`` takes them after ``values``."""
     return (table.group, table.naturals, table.sizes, table.absent, table.jokers,
@@ -222,6 +242,7 @@ __all__ = [
     "MAX_NATURALS",
     "Candidate",
     "MeldTable",
+    "held_batch",
     "make_candidate",
     "meld_table",
     "run_card",

@@ -4,9 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-# Compile the core's kernels and the hand search's and features' once (or load them from the on-disk
-# cache) before the test workers start: otherwise each worker would compile them on a
-# fresh checkout.
+# Compile the core's kernels, the hand search's and the features' once (or load them
+# from the on-disk cache) before the test workers start: otherwise each worker would
+# compile them on a fresh checkout.
 .venv/bin/python -c "from zolik_env.rummy.game import compile_kernels; compile_kernels()
 from agents.hand_features import compile_kernels as compile_features; compile_features()"
 exec .venv/bin/python -m pytest -n 2 -q "$@"

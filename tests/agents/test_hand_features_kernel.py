@@ -7,7 +7,7 @@ import pytest
 from agents import card_features as cf
 from agents import hand_features as hf
 from agents import obs_view as ov
-from agents.hand_search import held_for_opening
+from agents.hand_search import best_melds, held_for_opening
 from agents.meld_table import meld_table
 from tests.agents.hand_features_reference import reference_hand_features
 from zolik_env.rummy import game, rules
@@ -67,13 +67,19 @@ def test_compiled_features_equal_the_readable_definition(preset, players, versio
 
 @pytest.mark.parametrize("preset", ["cz", "jolly"])
 def test_compiled_held_cards_equal_the_hand_search(preset):
+    """The batched ``held`` feature (and ``hand_search.held_for_opening``, one row of the
+    same kernel) against ``best_melds`` with the meld points given as a Python function,
+    the search's other path."""
     rule_set = rules.preset(preset)
     obs = random_game_observations(rule_set, seed=5, deals=12, steps=120)
     got = cf.card_features(obs, rule_set, held=True)[:, cf.HELD]
     cols = cf.columns(obs, rule_set)
     for b, row in enumerate(obs):
         view = ov.decode(row, rule_set)
-        over = ov.phase(view) == ov.PHASE_OVER
-        opened = view["opened"][ov.OBSERVER] > 0
-        want = 0 if over or opened else held_for_opening(cols["hand"][b], rule_set)
-        assert np.array_equal(got[b], np.broadcast_to(want, got[b].shape)), b
+        want = np.zeros(NUM_KINDS, np.int64)
+        if ov.phase(view) != ov.PHASE_OVER and view["opened"][ov.OBSERVER] == 0:
+            for cand in best_melds(cols["hand"][b], 0, rule_set, lambda c: float(c.points)).melds:
+                for kind in cand.naturals:
+                    want[kind] += 1
+            assert np.array_equal(held_for_opening(cols["hand"][b], rule_set), want), b
+        assert np.array_equal(got[b], want), b
