@@ -37,6 +37,7 @@ import torch
 from agents import obs_view as ov
 from agents.card_features import DANGER, FITS, HELD, KEEP, SCALE, STORE, card_width
 from agents.hand_features import HAND_FEATURES
+from agents.masked_softmax import bonus_at, bonus_table
 from zolik_env.rummy import actions as A
 from zolik_env.rummy.cards import JOKER, NUM_KINDS, NUM_NATURALS
 from zolik_env.rummy.melds import hand_card_value
@@ -83,6 +84,9 @@ class DiscardPrior(torch.nn.Module):
         self.scale = float(scale)  # the coefficients are scale x weight (faster Adam steps)
         start = torch.tensor(planner_weights(bool(spec["deep"])))
         self.weight = torch.nn.Parameter(start / self.scale)
+        source = torch.full((A.NUM_ACTIONS,), NUM_KINDS)  # value of each move; 53: none
+        source[A.DISCARD_BASE:A.DISCARD_BASE + NUM_KINDS] = torch.arange(NUM_KINDS)
+        self.register_buffer("source", source, persistent=False)
 
     @property
     def coefficients(self) -> torch.Tensor:
@@ -102,15 +106,20 @@ class DiscardPrior(torch.nn.Module):
                                                                              HELD)]
                            + [penalty, penalty * opened, penalty * near], -1)
 
-    def forward(self, features: torch.Tensor) -> torch.Tensor:
-        """(B, NUM_ACTIONS) bonus: zero but on the discards."""
-        rows = features.shape[0]
+    def values(self, features: torch.Tensor) -> torch.Tensor:
+        """(B, 53) the bonus of discarding each kind (the joker's is a constant)."""
         coefficients = self.coefficients
         naturals = self.terms(features) @ coefficients[:-1]
-        joker = coefficients[-1].expand(rows, 1)
-        zeros = features.new_zeros
-        return torch.cat([zeros(rows, A.DISCARD_BASE), naturals, joker,
-                          zeros(rows, A.NUM_ACTIONS - A.DISCARD_BASE - NUM_KINDS)], 1)
+        return torch.cat([naturals, coefficients[-1].expand(len(features), 1)], 1)
+
+    def forward(self, features: torch.Tensor) -> torch.Tensor:
+        """(B, NUM_ACTIONS) bonus: zero but on the discards."""
+        return bonus_table(self.values(features), self.source)
+
+    def at(self, features: torch.Tensor, rows: torch.Tensor,
+           moves: torch.Tensor) -> torch.Tensor:
+        """(N,) the bonus of move ``moves[i]`` in row ``rows[i]``."""
+        return bonus_at(self.values(features), self.source, rows, moves)
 
 
 assert JOKER == NUM_NATURALS and len(TERMS) == 8

@@ -7,6 +7,7 @@ log-probabilities and entropy for a fraction of the cost (``agents.ppo_net``).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -16,9 +17,15 @@ import torch
 def as_legal(action_masks: Any, logits: torch.Tensor) -> torch.Tensor:
     """SB3's action masks (a numpy array or a tensor) as a bool tensor shaped like
     ``logits``, on its device."""
+    return as_mask(action_masks, logits.shape[0], logits.device).reshape(logits.shape)
+
+
+def as_mask(action_masks: Any, rows: int, device: Any = None) -> torch.Tensor:
+    """SB3's action masks (a numpy array or a tensor, possibly flat) as a (rows, A) bool
+    tensor."""
     if not torch.is_tensor(action_masks):
         action_masks = np.asarray(action_masks)
-    return torch.as_tensor(action_masks, device=logits.device).bool().reshape(logits.shape)
+    return torch.as_tensor(action_masks, device=device).bool().reshape(rows, -1)
 
 
 def masked_log_softmax(logits: torch.Tensor, legal: torch.Tensor | None) -> torch.Tensor:
@@ -47,3 +54,72 @@ def sample_moves(log_probs: torch.Tensor) -> torch.Tensor:
     legal = torch.isfinite(log_probs)
     last = legal.shape[1] - 1 - legal.flip(1).int().argmax(1)
     return torch.minimum(picks, last)
+
+
+def bonus_table(values: torch.Tensor, source: torch.Tensor) -> torch.Tensor:
+    """(B, A) a prior's logit bonus of every move: ``values`` (B, V) at ``source`` (A,),
+    zero where ``source`` is V (a move the prior leaves alone)."""
+    return _with_zero(values)[:, source]
+
+
+def bonus_at(values: torch.Tensor, source: torch.Tensor, rows: torch.Tensor,
+             moves: torch.Tensor) -> torch.Tensor:
+    """(N,) ``bonus_table(values, source)[rows, moves]``, without the table."""
+    return _with_zero(values)[rows, source[moves]]
+
+
+def _with_zero(values: torch.Tensor) -> torch.Tensor:
+    return torch.cat([values, values.new_zeros(len(values), 1)], 1)
+
+
+@dataclass(frozen=True)
+class LegalMoves:
+    """The legal moves of a batch as a list, for computing logits only where they count.
+
+    A row has a few dozen legal moves among thousands; the network's last layer, its
+    priors and the softmax need only those. Entry ``i`` is move ``cols[i]`` of row
+    ``rows[i]``, the ``slots[i]``-th legal move of that row (in ascending move order), so
+    a (B, ``width``) table holds each row's legal moves in its first ``count`` slots.
+    """
+
+    rows: torch.Tensor  # (N,) int64
+    cols: torch.Tensor  # (N,) int64
+    slots: torch.Tensor  # (N,) int64
+    count: torch.Tensor  # (B,) int64
+    width: int
+
+    @classmethod
+    def of(cls, legal: torch.Tensor) -> LegalMoves:
+        """The legal moves of a (B, A) bool mask."""
+        rows, cols = legal.nonzero(as_tuple=True)
+        count = legal.sum(1)
+        first = torch.cumsum(count, 0) - count
+        slots = torch.arange(len(rows), device=legal.device) - first[rows]
+        return cls(rows, cols, slots, count, int(count.max()) if len(count) else 0)
+
+    @property
+    def valid(self) -> torch.Tensor:
+        """(B, width) bool: the slots that hold a legal move."""
+        return torch.arange(self.width, device=self.count.device) < self.count[:, None]
+
+    def table(self, values: torch.Tensor, fill: float) -> torch.Tensor:
+        """(B, width): the (N,) ``values`` in their rows' slots, ``fill`` elsewhere."""
+        out = values.new_full((len(self.count), self.width), fill)
+        return out.index_put((self.rows, self.slots), values)
+
+    def log_softmax(self, logits: torch.Tensor) -> torch.Tensor:
+        """(B, width) log-probabilities of the (N,) legal moves' logits; -inf on empty slots."""
+        return torch.log_softmax(self.table(logits, -torch.inf), 1)
+
+    def moves(self) -> torch.Tensor:
+        """(B, width) int64: the move in each slot (0 on empty slots)."""
+        return self.table(self.cols, 0)
+
+    def slot_of(self, actions: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """(B,) slot of each row's move in ``actions`` (B,), and (B,) whether it is legal."""
+        hit = self.cols == actions.long().reshape(-1)[self.rows]
+        slot = torch.zeros_like(self.count)
+        found = torch.zeros(len(self.count), dtype=torch.bool, device=self.count.device)
+        slot[self.rows[hit]] = self.slots[hit]
+        found[self.rows[hit]] = True
+        return slot, found

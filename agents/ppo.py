@@ -221,10 +221,9 @@ class PPOPolicy(SingleFromBatched):
         net = self.policy
         net.set_training_mode(False)
         x = torch.as_tensor(np.asarray(obs), dtype=torch.float32)
-        if callable(getattr(net, "action_logits", None)):  # LeanMaskablePolicy: plan prior
-            logits = net.action_logits(x)
-        else:
-            logits = net.action_net(net.mlp_extractor.forward_actor(net.pi_features_extractor(x)))
+        if callable(getattr(net, "legal_probabilities", None)):  # LeanMaskablePolicy
+            return net.legal_probabilities(x, mask).numpy()
+        logits = net.action_net(net.mlp_extractor.forward_actor(net.pi_features_extractor(x)))
         logits = logits.masked_fill(~torch.as_tensor(np.asarray(mask, bool)), -torch.inf)
         return torch.softmax(logits, 1).double().numpy()
 

@@ -38,7 +38,16 @@ from stable_baselines3.common.torch_layers import MlpExtractor
 
 from agents.discard_prior import DiscardPrior
 from agents.hand_features import HAND_FEATURES, PLAN_RUNS, PLAN_SETS, SCALARS
-from agents.masked_softmax import as_legal, legal_entropy, masked_log_softmax, sample_moves
+from agents.masked_softmax import (
+    LegalMoves,
+    as_legal,
+    as_mask,
+    bonus_at,
+    bonus_table,
+    legal_entropy,
+    masked_log_softmax,
+    sample_moves,
+)
 from agents.ppo import critic_extra_of
 from zolik_env.rummy import actions as A
 from zolik_env.rummy.cards import JOKER, NUM_KINDS, NUM_NATURALS, NUM_RANKS, NUM_SUITS
@@ -48,7 +57,11 @@ _GROUPS = ("meld", "layoff", "ace_high", "joker", "discard")
 
 class PlanPrior(torch.nn.Module):
     """The plan prior's logit bonus (see the module docstring) from the scaled
-    observation, whose hand counts, plan counts and ``can_open`` flag are unscaled."""
+    observation, whose hand counts, plan counts and ``can_open`` flag are unscaled.
+
+    ``values`` gives the bonus of each distinct (feature, group) pair, about 600 per row;
+    ``source`` maps every move to its value (or to none), so the bonus of the legal moves
+    alone is a lookup (``at``) and the full table a gather (``forward``)."""
 
     def __init__(self, scale: float = 1.0) -> None:
         super().__init__()
@@ -58,38 +71,80 @@ class PlanPrior(torch.nn.Module):
         self.register_buffer("needs_one", (counts >= 1).float().T.contiguous())
         self.register_buffer("needs_two", (counts >= 2).float().T.contiguous())
         self.register_buffer("is_run", is_run)
+        group, source = _plan_layout()
+        # not in the state dict: made from the action table, as the networks saved before
+        self.register_buffer("group", torch.as_tensor(group), persistent=False)
+        self.register_buffer("source", torch.as_tensor(source), persistent=False)
+        others = np.where(source >= A.NUM_MELD_PATTERNS, source - A.NUM_MELD_PATTERNS,
+                          len(group) - A.NUM_MELD_PATTERNS)  # meld moves: no other value
+        self.register_buffer("other_source", torch.as_tensor(others), persistent=False)
+        # a pattern fits the plan when the plan holds min(count, 2) of each of its kinds
+        self.register_buffer("needs", counts.clamp(max=2), persistent=False)
         self.weight = torch.nn.Parameter(torch.zeros(2, len(_GROUPS)))
+
+    def values(self, obs: torch.Tensor) -> torch.Tensor:
+        """(B, V) the bonus of each value ``source`` points at."""
+        runs, sets, plan, hand, weight = self._parts(obs)
+        melds = torch.where(self.is_run, self._within(runs), self._within(sets))
+        return torch.cat([melds * weight[:, :1], self._other_values(plan, hand, weight)], 1)
 
     def forward(self, obs: torch.Tensor) -> torch.Tensor:
         """(B, NUM_ACTIONS) bonus for the (B, OBS + HAND_FEATURES) scaled observations."""
-        rows = obs.shape[0]
+        return bonus_table(self.values(obs), self.source)
+
+    def at(self, obs: torch.Tensor, rows: torch.Tensor, moves: torch.Tensor) -> torch.Tensor:
+        """(N,) the bonus of move ``moves[i]`` in row ``rows[i]``: ``forward(obs)[rows,
+        moves]``, with the meld test made only for the meld moves asked for."""
+        runs, sets, plan, hand, weight = self._parts(obs)
+        bonus = bonus_at(self._other_values(plan, hand, weight), self.other_source, rows, moves)
+        asked = torch.nonzero((moves >= A.MELD_BASE) & (moves < A.LAYOFF_BASE))[:, 0]
+        row, pattern = rows[asked], moves[asked] - A.MELD_BASE
+        cards = torch.where(self.is_run[pattern, None], runs[row], sets[row])
+        fits = (cards >= self.needs[pattern]).all(1)
+        return bonus.index_add(0, asked, fits.float() * weight[row, 0])
+
+    def _parts(self, obs: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        """The plan's run and set cards, the whole plan and the hand (B, 53 each), and the
+        groups' weights (B, groups)."""
         features = obs[:, -HAND_FEATURES:]
-        hand = obs[:, :NUM_KINDS]
         runs, sets = features[:, PLAN_RUNS], features[:, PLAN_SETS]
-        plan = runs + sets
         can_open = features[:, SCALARS.index("can_open")]
-        fits_runs = self._within(runs)
-        fits_sets = self._within(sets)
-        follows = {
-            "meld": torch.where(self.is_run, fits_runs, fits_sets),
-            "layoff": (plan[:, :NUM_NATURALS] >= 1).float().repeat(1, A.MAX_MELDS),
-            "ace_high": (plan[:, 0:NUM_NATURALS:NUM_RANKS] >= 1).float().repeat(1, A.MAX_MELDS),
-            "joker": (plan[:, JOKER:JOKER + 1] >= 1).float().expand(rows, 2 * A.MAX_MELDS),
-            "discard": (hand > plan).float(),
-        }
         coefficients = self.weight * self.scale
-        weight = coefficients[0] + coefficients[1] * can_open[:, None]  # (B, groups)
-        parts = [obs.new_zeros(rows, A.MELD_BASE)]
-        for g, name in enumerate(_GROUPS):
-            if name == "discard":
-                parts.append(obs.new_zeros(rows, A.DISCARD_BASE - A.UNDO))  # undo: no bonus
-            parts.append(follows[name] * weight[:, g:g + 1])
-        return torch.cat(parts, 1)
+        weight = coefficients[0] + coefficients[1] * can_open[:, None]
+        return runs, sets, runs + sets, obs[:, :NUM_KINDS], weight
+
+    def _other_values(self, plan: torch.Tensor, hand: torch.Tensor,
+                      weight: torch.Tensor) -> torch.Tensor:
+        """(B, V - P) the values of every group but the melds."""
+        follows = torch.cat([
+            (plan[:, :NUM_NATURALS] >= 1).float(),  # lay off a planned card
+            (plan[:, 0:NUM_NATURALS:NUM_RANKS] >= 1).float(),  # a planned ace high
+            (plan[:, JOKER:JOKER + 1] >= 1).float(),  # a planned joker
+            (hand > plan).float()], 1)  # discard a card held beyond the plan
+        return follows * weight[:, self.group[A.NUM_MELD_PATTERNS:]]
 
     def _within(self, plan: torch.Tensor) -> torch.Tensor:
         """(B, P) 1.0 where every card of meld pattern p is among ``plan`` (B, 53)."""
         short = (plan < 1).float() @ self.needs_one + (plan < 2).float() @ self.needs_two
         return (short == 0).float()
+
+
+def _plan_layout() -> tuple[np.ndarray, np.ndarray]:
+    """The plan prior's values, in ``PlanPrior.values`` order: their groups (V,), and the
+    value of every move (NUM_ACTIONS,), V for the moves without a bonus (draws, undo)."""
+    patterns = A.NUM_MELD_PATTERNS
+    sizes = {"meld": patterns, "layoff": NUM_NATURALS, "ace_high": NUM_SUITS, "joker": 1,
+             "discard": NUM_KINDS}
+    group = np.concatenate([np.full(sizes[name], g) for g, name in enumerate(_GROUPS)])
+    start = dict(zip(_GROUPS, np.cumsum([0] + [sizes[name] for name in _GROUPS]), strict=False))
+    source = np.full(A.NUM_ACTIONS, len(group))
+    source[A.MELD_BASE:A.LAYOFF_BASE] = start["meld"] + np.arange(patterns)
+    blocks = (("layoff", A.LAYOFF_BASE, A.ACE_HIGH_BASE), ("ace_high", A.ACE_HIGH_BASE,
+              A.JOKER_BASE), ("joker", A.JOKER_BASE, A.UNDO))
+    for name, first, end in blocks:  # each meld on the table has its own block of moves
+        source[first:end] = start[name] + np.arange(end - first) % sizes[name]
+    source[A.DISCARD_BASE:] = start["discard"] + np.arange(NUM_KINDS)
+    return group.astype(np.int64), source.astype(np.int64)
 
 
 assert NUM_SUITS * NUM_RANKS == NUM_NATURALS and JOKER == NUM_KINDS - 1
@@ -208,19 +263,61 @@ class LeanMaskablePolicy(MaskableActorCriticPolicy):
         legal = as_legal(action_masks, logits)
         return masked_log_softmax(logits, legal), legal
 
+    def _legal_logits(self, latent_pi: torch.Tensor, features: torch.Tensor,
+                      legal: LegalMoves) -> torch.Tensor:
+        """(N,) the logits of the legal moves only: ``_logits`` at (``legal.rows``,
+        ``legal.cols``) without the (B, NUM_ACTIONS) table, whose matrix product, priors
+        and softmax were most of the update's time while a row has a few dozen moves."""
+        rows, moves = legal.rows, legal.cols
+        layer = self.action_net
+        # index_select: its backward is a row-wise add, three times faster than indexing's
+        logits = ((layer.weight.index_select(0, moves) * latent_pi.index_select(0, rows)).sum(1)
+                  + layer.bias.index_select(0, moves))
+        actor = features[:, :self.features_dim - self.critic_extra]
+        if self.use_plan_prior:
+            logits = logits + self.plan_prior.at(actor, rows, moves)
+        if self.discard_prior_spec is not None:
+            logits = logits + self.discard_prior.at(actor, rows, moves)
+        return logits
+
+    def _legal_log_probs(self, latent_pi: torch.Tensor, features: torch.Tensor,
+                         action_masks: Any) -> tuple[torch.Tensor, LegalMoves]:
+        """(B, K) log-probabilities of each row's legal moves (-inf on empty slots)."""
+        legal = LegalMoves.of(as_mask(action_masks, len(latent_pi), latent_pi.device))
+        return legal.log_softmax(self._legal_logits(latent_pi, features, legal)), legal
+
+    def legal_probabilities(self, obs: torch.Tensor, action_masks: Any) -> torch.Tensor:
+        """float64 (B, NUM_ACTIONS) move distribution of raw observations, zero on
+        illegal moves; the actor's path only."""
+        features = self.extract_features(obs, self.pi_features_extractor)
+        log_probs, legal = self._legal_log_probs(self.mlp_extractor.forward_actor(features),
+                                                 features, action_masks)
+        probs = torch.zeros(len(obs), self.action_space.n, dtype=torch.float64)
+        probs[legal.rows, legal.cols] = log_probs[legal.rows, legal.slots].double().exp()
+        return probs
+
     def forward(self, obs: torch.Tensor, deterministic: bool = False,
                 action_masks: np.ndarray | None = None,
                 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         latent_pi, latent_vf, features = self._latents(obs)
-        log_probs, _ = self._log_probs(latent_pi, features, action_masks)
-        actions = log_probs.argmax(1) if deterministic else sample_moves(log_probs)
-        log_prob = log_probs.gather(1, actions[:, None]).squeeze(1)
-        return actions, self.value_net(latent_vf), log_prob
+        if action_masks is None:
+            log_probs, _ = self._log_probs(latent_pi, features, None)
+            actions = log_probs.argmax(1) if deterministic else sample_moves(log_probs)
+            return actions, self.value_net(latent_vf), log_probs.gather(1, actions[:, None])[:, 0]
+        log_probs, legal = self._legal_log_probs(latent_pi, features, action_masks)
+        slots = log_probs.argmax(1) if deterministic else sample_moves(log_probs)
+        actions = legal.moves().gather(1, slots[:, None])[:, 0]
+        return actions, self.value_net(latent_vf), log_probs.gather(1, slots[:, None])[:, 0]
 
     def evaluate_actions(self, obs: torch.Tensor, actions: torch.Tensor,
                          action_masks: torch.Tensor | None = None,
                          ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor | None]:
         latent_pi, latent_vf, features = self._latents(obs)
-        log_probs, legal = self._log_probs(latent_pi, features, action_masks)
-        log_prob = log_probs.gather(1, actions.long().reshape(-1, 1)).squeeze(1)
-        return self.value_net(latent_vf), log_prob, legal_entropy(log_probs, legal)
+        if action_masks is None:
+            log_probs, _ = self._log_probs(latent_pi, features, None)
+            log_prob = log_probs.gather(1, actions.long().reshape(-1, 1))[:, 0]
+            return self.value_net(latent_vf), log_prob, legal_entropy(log_probs, None)
+        log_probs, legal = self._legal_log_probs(latent_pi, features, action_masks)
+        slots, found = legal.slot_of(actions)
+        log_prob = log_probs.gather(1, slots[:, None])[:, 0].masked_fill(~found, -torch.inf)
+        return self.value_net(latent_vf), log_prob, legal_entropy(log_probs, legal.valid)

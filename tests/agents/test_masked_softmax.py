@@ -33,3 +33,31 @@ def test_a_single_legal_move_and_a_near_zero_tail_are_handled():
     assert set(draws[0::3].tolist()) == {2657}
     assert set(draws[1::3].tolist()) == {7}
     assert set(draws[2::3].tolist()) <= {5, 2657}
+
+
+def test_legal_moves_list_each_rows_moves_in_order_and_find_slots():
+    from agents.masked_softmax import LegalMoves
+
+    rng = np.random.default_rng(4)
+    mask = rng.random((50, 300)) < 0.05
+    mask[np.arange(50), rng.integers(0, 300, 50)] = True
+    mask[7] = False
+    mask[7, [0, 299]] = True  # the first and the last move
+    legal = LegalMoves.of(torch.as_tensor(mask))
+    counts = mask.sum(1)
+    assert legal.width == counts.max()
+    table, valid = legal.moves().numpy(), legal.valid.numpy()
+    for row in range(50):
+        assert (table[row, :counts[row]] == np.flatnonzero(mask[row])).all()
+        assert valid[row].sum() == counts[row] and valid[row, :counts[row]].all()
+    picks = np.array([rng.choice(np.flatnonzero(m)) for m in mask])
+    picks[3] = np.flatnonzero(~mask[3])[0]  # an illegal move is not found
+    slot, found = legal.slot_of(torch.as_tensor(picks))
+    assert found.numpy().tolist() == [row != 3 for row in range(50)]
+    rows = np.flatnonzero(found.numpy())
+    assert (table[rows, slot.numpy()[rows]] == picks[rows]).all()
+    logits = torch.randn(50, 300)
+    log_probs = legal.log_softmax(logits[legal.rows, legal.cols])
+    want = masked_log_softmax(logits, torch.as_tensor(mask))
+    torch.testing.assert_close(log_probs[valid], want[torch.as_tensor(mask)])
+    assert torch.isneginf(log_probs[~legal.valid]).all()
