@@ -106,20 +106,26 @@ class DiscardPrior(torch.nn.Module):
                                                                              HELD)]
                            + [penalty, penalty * opened, penalty * near], -1)
 
-    def values(self, features: torch.Tensor) -> torch.Tensor:
-        """(B, 53) the bonus of discarding each kind (the joker's is a constant)."""
-        coefficients = self.coefficients
-        naturals = self.terms(features) @ coefficients[:-1]
-        return torch.cat([naturals, coefficients[-1].expand(len(features), 1)], 1)
+    def values(self, features: torch.Tensor,
+               coefficients: torch.Tensor | None = None) -> torch.Tensor:
+        """(B, 53) the bonus of discarding each kind (the joker's is a constant);
+        ``coefficients`` (B, 8), one set per row, replace the prior's own."""
+        if coefficients is None:
+            coefficients = self.coefficients
+            naturals = self.terms(features) @ coefficients[:-1]
+            return torch.cat([naturals, coefficients[-1].expand(len(features), 1)], 1)
+        naturals = torch.einsum("bkt,bt->bk", self.terms(features), coefficients[:, :-1])
+        return torch.cat([naturals, coefficients[:, -1:]], 1)
 
     def forward(self, features: torch.Tensor) -> torch.Tensor:
         """(B, NUM_ACTIONS) bonus: zero but on the discards."""
         return bonus_table(self.values(features), self.source)
 
-    def at(self, features: torch.Tensor, rows: torch.Tensor,
-           moves: torch.Tensor) -> torch.Tensor:
-        """(N,) the bonus of move ``moves[i]`` in row ``rows[i]``."""
-        return bonus_at(self.values(features), self.source, rows, moves)
+    def at(self, features: torch.Tensor, rows: torch.Tensor, moves: torch.Tensor,
+           coefficients: torch.Tensor | None = None) -> torch.Tensor:
+        """(N,) the bonus of move ``moves[i]`` in row ``rows[i]`` (``coefficients``: as
+        for ``values``)."""
+        return bonus_at(self.values(features, coefficients), self.source, rows, moves)
 
 
 assert JOKER == NUM_NATURALS and len(TERMS) == 8

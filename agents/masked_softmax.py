@@ -111,6 +111,13 @@ class LegalMoves:
         """(B, width) log-probabilities of the (N,) legal moves' logits; -inf on empty slots."""
         return torch.log_softmax(self.table(logits, -torch.inf), 1)
 
+    def spread(self, log_probs: torch.Tensor, num_actions: int) -> torch.Tensor:
+        """float64 (B, ``num_actions``): the probabilities of the (B, width) ``log_probs``
+        at their moves, zero on the others."""
+        probs = torch.zeros(len(self.count), num_actions, dtype=torch.float64)
+        probs[self.rows, self.cols] = log_probs[self.rows, self.slots].double().exp()
+        return probs
+
     def moves(self) -> torch.Tensor:
         """(B, width) int64: the move in each slot (0 on empty slots)."""
         return self.table(self.cols, 0)

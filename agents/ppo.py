@@ -234,8 +234,32 @@ class PPOPolicy(SingleFromBatched):
     def act_transformed(self, obs: np.ndarray, mask: np.ndarray,
                         rng: np.random.Generator) -> np.ndarray:
         """``act_batch`` of rows already through ``obs_transform``."""
-        return pick_moves(self.transformed_probabilities(obs, mask), mask, rng,
-                          self.deterministic)
+        return self.act_probabilities(self.transformed_probabilities(obs, mask), mask, rng)
+
+    def act_probabilities(self, probs: np.ndarray, mask: np.ndarray,
+                          rng: np.random.Generator) -> np.ndarray:
+        """The moves for rows whose distributions ``probs`` are known (``joint_key``)."""
+        return pick_moves(probs, mask, rng, self.deterministic)
+
+    @property
+    def joint_key(self) -> tuple[Any, ...] | None:
+        """Policies with equal keys may compute their rows' distributions in one call of
+        ``joint_probabilities`` (``agents.ppo_joint``: snapshots of one run); None: alone."""
+        if not hasattr(self, "_joint_key"):
+            from agents.ppo_joint import joint_key
+
+            net_key = joint_key(self.policy)
+            self._joint_key = None if net_key is None else (self.obs_transform_key, net_key)
+        return self._joint_key
+
+    @staticmethod
+    def joint_probabilities(policies: list[PPOPolicy], obs: np.ndarray, owner: np.ndarray,
+                            mask: np.ndarray) -> np.ndarray:
+        """float64 (B, A): row ``i`` as ``policies[owner[i]].transformed_probabilities``
+        gives it, for transformed rows ``obs`` of policies with one ``joint_key``."""
+        from agents.ppo_joint import joint_probabilities
+
+        return joint_probabilities([p.policy for p in policies], obs, owner, mask)
 
 
 def pick_moves(probs: np.ndarray, mask: np.ndarray, rng: np.random.Generator,

@@ -158,6 +158,46 @@ def _policy_actions(policy: Any, obs: Any, mask: np.ndarray,
     return np.array([policy.act(o, m, rng) for o, m in zip(obs, mask, strict=True)], np.int64)
 
 
+def _transformed(policy: Any, idx: np.ndarray, obs: Any,
+                 shared: dict[Any, tuple[np.ndarray, np.ndarray]]) -> Any:
+    """``policy.obs_transform(obs[idx])``, from ``shared`` when its key is there."""
+    key = getattr(policy, "obs_transform_key", None)
+    if key is None:
+        return obs[idx]
+    union, transformed = shared[key]
+    return transformed[np.searchsorted(union, idx)]
+
+
+def _joint_probabilities(opponents: list[Any], rows: list[np.ndarray], obs: Any,
+                         shared: dict[Any, tuple[np.ndarray, np.ndarray]], mask: np.ndarray
+                         ) -> dict[int, np.ndarray]:
+    """Opponent index -> the move distributions of its rows, for every group of two or
+    more policies with one ``joint_key`` (a pool's network snapshots), each group
+    computed in one ``joint_probabilities`` call instead of one call per policy."""
+    if obs is None:
+        return {}
+    groups: dict[Any, list[int]] = {}
+    for j, (policy, idx) in enumerate(zip(opponents, rows, strict=True)):
+        key = getattr(policy, "joint_key", None) if idx.size else None
+        if key is not None:
+            groups.setdefault(key, []).append(j)
+    out: dict[int, np.ndarray] = {}
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        parts = [rows[j] for j in members]
+        owner = np.repeat(np.arange(len(members)), [len(p) for p in parts])
+        union = np.concatenate(parts)
+        inputs = np.concatenate([_transformed(opponents[j], rows[j], obs, shared)
+                                 for j in members])
+        probs = opponents[members[0]].joint_probabilities([opponents[j] for j in members],
+                                                          inputs, owner, mask[union])
+        starts = np.cumsum([0] + [len(p) for p in parts])
+        for k, j in enumerate(members):
+            out[j] = probs[starts[k]:starts[k + 1]]
+    return out
+
+
 def _shared_transforms(opponents: list[Any], rows: list[np.ndarray], obs: Any
                        ) -> dict[Any, tuple[np.ndarray, np.ndarray]]:
     """Per ``obs_transform_key``: (the rows of every opponent with that key, ascending,
@@ -184,6 +224,9 @@ def opponent_actions(rules: options.RuleSet, sub: State, slot: np.ndarray,
     ``obs_transform_key`` (networks that append the same features) share one
     ``obs_transform`` of all their rows and play through ``act_transformed``, so a
     pool of snapshots computes its features once per pass, not once per snapshot.
+    Policies with an equal ``joint_key`` (a run's network snapshots) go further: one
+    ``joint_probabilities`` call gives the move distributions of all their rows, and
+    each draws its moves from its own with ``act_probabilities``.
 
     Raises:
         ValueError: naming the opponent and the move when a policy returns an illegal one.
@@ -195,13 +238,16 @@ def opponent_actions(rules: options.RuleSet, sub: State, slot: np.ndarray,
                                                                             strict=True))
     obs = observe(rules, sub, sub.current) if needs_obs else None
     shared = _shared_transforms(opponents, rows, obs)
-    for policy, idx in zip(opponents, rows, strict=True):
+    joint = _joint_probabilities(opponents, rows, obs, shared, mask)
+    for j, (policy, idx) in enumerate(zip(opponents, rows, strict=True)):
         if idx.size == 0:
             continue
-        key = getattr(policy, "obs_transform_key", None)
-        if obs is not None and key is not None:
-            union, transformed = shared[key]
-            part = transformed[np.searchsorted(union, idx)]
+        if j in joint:
+            actions[idx] = np.asarray(policy.act_probabilities(joint[j], mask[idx], rng),
+                                      np.int64).reshape(idx.size)
+            continue
+        if obs is not None and getattr(policy, "obs_transform_key", None) is not None:
+            part = _transformed(policy, idx, obs, shared)
             actions[idx] = np.asarray(policy.act_transformed(part, mask[idx], rng),
                                       np.int64).reshape(idx.size)
             continue
