@@ -36,6 +36,7 @@ from agents.discard_choice import danger_weights, run_neighbours, set_partners
 from agents.meld_table import held_batch, meld_table, search_args
 from zolik_env.rummy import fits
 from zolik_env.rummy.cards import JOKER, NUM_KINDS, NUM_NATURALS
+from zolik_env.rummy.jit import kernel
 from zolik_env.rummy.options import RuleSet
 
 FIELDS = ("keep", "danger", "fits")
@@ -97,20 +98,44 @@ def _pad(counts: np.ndarray) -> np.ndarray:
 def keep_values(hand: np.ndarray, unseen: np.ndarray) -> np.ndarray:
     """float64 (B, 52): ``discard_choice.keep_value`` of every natural kind, batched."""
     t = _tables()
-    held, live = _pad(hand) > 0, _pad(unseen)
-    rows = np.arange(len(hand))[:, None, None]
-    value = np.zeros((len(hand), NUM_NATURALS))
-    sets = t["sets"]
-    set_held, set_live = held[:, sets], live[:, sets] * ~held[:, sets]  # (B, 52, 3)
-    for i in range(sets.shape[1]):
-        outs = set_live.sum(-1) - set_live[..., i]
-        value += set_held[..., i] * (3.0 + 2.0 * np.minimum(outs, 4))
-    for i in range(4):
-        ends = live[rows, t["ends"][None, :, i]].sum(-1)
-        value += held[:, t["near"][:, i]] * (3.0 + 2.0 * np.minimum(ends, 4))
-        middle = live[rows, t["middle"][None, :, i]].sum(-1)
-        value += held[:, t["far"][:, i]] * (2.0 + 1.5 * np.minimum(middle, 3))
-    return value
+    return _keep_kernel(np.ascontiguousarray(hand, np.int64),
+                        np.ascontiguousarray(unseen, np.int64), t["sets"], t["near"], t["far"],
+                        t["ends"], t["middle"])
+
+
+@kernel
+def _keep_kernel(hand: np.ndarray, unseen: np.ndarray, sets: np.ndarray, near: np.ndarray,
+                 far: np.ndarray, ends: np.ndarray, middle: np.ndarray) -> np.ndarray:
+    """``keep_values`` over the ``_tables`` (``_PAD`` entries: never held, never live).
+    Every term is a multiple of 0.5, so the sums are exact in any order."""
+    out = np.zeros((hand.shape[0], NUM_NATURALS))
+    for b in range(hand.shape[0]):
+        held = np.zeros(NUM_KINDS + 1, np.bool_)
+        live = np.zeros(NUM_KINDS + 1, np.int64)
+        held[:NUM_KINDS] = hand[b] > 0
+        live[:NUM_KINDS] = unseen[b]
+        for k in range(NUM_NATURALS):
+            value = 0.0
+            for i in range(sets.shape[1]):  # set partners: the other partners' live outs
+                if held[sets[k, i]]:
+                    outs = 0
+                    for j in range(sets.shape[1]):
+                        if j != i and not held[sets[k, j]]:
+                            outs += live[sets[k, j]]
+                    value += 3.0 + 2.0 * min(outs, 4)
+            for i in range(near.shape[1]):
+                if held[near[k, i]]:  # a run neighbour: the cards that make it three
+                    outs = 0
+                    for j in range(ends.shape[2]):
+                        outs += live[ends[k, i, j]]
+                    value += 3.0 + 2.0 * min(outs, 4)
+                if held[far[k, i]]:  # two apart: the card between
+                    outs = 0
+                    for j in range(middle.shape[2]):
+                        outs += live[middle[k, i, j]]
+                    value += 2.0 + 1.5 * min(outs, 3)
+            out[b, k] = value
+    return out
 
 
 def table_fits(cols: dict[str, np.ndarray], rules: RuleSet) -> np.ndarray:
