@@ -3,6 +3,8 @@
 sb3-contrib's ``MaskableCategorical`` writes -1e8 into illegal logits and builds a
 validated ``Categorical``; one ``log_softmax`` with -inf on illegal moves gives the same
 log-probabilities and entropy for a fraction of the cost (``agents.ppo_net``).
+``LegalMoves`` goes further: it lists the legal moves, so that logits, priors
+(``bonus_at``) and the softmax are computed for those alone.
 """
 
 from __future__ import annotations

@@ -7,12 +7,17 @@
 1,024-decision minibatch those passes took half of the update's time, more than the
 matrix products of the network itself.
 
-``LeanMaskablePolicy`` computes the same quantities from one ``log_softmax`` of the
-logits with -inf on illegal moves: the log-probability of the taken move, the entropy
-over the legal moves and, while collecting, a sample (``masked_softmax.sample_moves``)
-or the argmax. Values, losses and the saved format are those of ``MaskableActorCriticPolicy``,
-whose other methods (``predict``) it keeps. Every state the trainer sees has a legal
-move, so no row is all -inf.
+``LeanMaskablePolicy`` computes the same quantities over the legal moves alone: the
+last layer's logits, the priors' bonuses and the softmax only at each row's legal moves
+(``masked_softmax.LegalMoves``: a list of (row, move) pairs and a (B, K) table of the
+rows' moves, K the most any row has), then the log-probability of the taken move, the
+entropy and, while collecting, a sample (``masked_softmax.sample_moves``) or the argmax.
+A cz row has about 7 legal moves on average and at most a few dozen, so the update no
+longer makes (1024, 2658) tables at all: the last layer's product, the priors and the
+elementwise passes over those tables had been more than half of its time. Without masks
+(and for ``predict``) the full table is still there (``action_logits``), and tests hold
+the two paths equal, gradients included. Values, losses and the saved format are those
+of ``MaskableActorCriticPolicy``. Every state the trainer sees has a legal move.
 
 **Plan prior** (``plan_prior=True``, for observations with ``agents.hand_features``): a
 move that follows the hand's plan gets a learned bonus on its logit. The features say
@@ -191,8 +196,8 @@ class SplitMlpExtractor(torch.nn.Module):
 
 
 class LeanMaskablePolicy(MaskableActorCriticPolicy):
-    """``MaskableActorCriticPolicy`` whose rollout and update passes use
-    ``masked_log_softmax``, with an optional plan prior (see the module docstring), an
+    """``MaskableActorCriticPolicy`` whose rollout and update passes compute the logits
+    and the softmax at the legal moves only (see the module docstring), with an optional plan prior (see the module docstring), an
     optional discard prior (``agents.discard_prior``; ``discard_prior`` is its spec),
     ``prior_scale`` (each prior's coefficients are that times its parameters, so Adam,
     whose steps are about the learning rate whatever the gradient's size, moves them that
