@@ -58,6 +58,14 @@ def sample_moves(log_probs: torch.Tensor) -> torch.Tensor:
     return torch.minimum(picks, last)
 
 
+def layer_at(layer: torch.nn.Linear, inputs: torch.Tensor, rows: torch.Tensor,
+             outputs: torch.Tensor) -> torch.Tensor:
+    """(N,) ``layer(inputs)[rows, outputs]`` without the (B, out) table."""
+    # index_select: its backward is a row-wise add, three times faster than indexing's
+    return ((layer.weight.index_select(0, outputs) * inputs.index_select(0, rows)).sum(1)
+            + layer.bias.index_select(0, outputs))
+
+
 def bonus_table(values: torch.Tensor, source: torch.Tensor) -> torch.Tensor:
     """(B, A) a prior's logit bonus of every move: ``values`` (B, V) at ``source`` (A,),
     zero where ``source`` is V (a move the prior leaves alone)."""

@@ -20,15 +20,15 @@ from typing import Any
 import numpy as np
 import torch
 
-from agents.masked_softmax import LegalMoves, as_mask
-from agents.ppo_net import LeanMaskablePolicy, layer_at
+from agents.masked_softmax import LegalMoves, as_mask, layer_at
 
 
 def joint_key(net: Any) -> tuple[Any, ...] | None:
     """Networks with equal keys may share a pass: the same class, input scaling, layer
     shapes, activation and priors (their weights may differ). None: not a
-    ``LeanMaskablePolicy``, which always plays alone."""
-    if not isinstance(net, LeanMaskablePolicy):
+    ``agents.ppo_net.LeanMaskablePolicy`` (known by its ``legal_probabilities``; not
+    imported, as ``agents.ppo`` calls this module), which always plays alone."""
+    if not callable(getattr(net, "legal_probabilities", None)):
         return None
     extractor = net.pi_features_extractor
     scale = hashlib.sha256(extractor.scale.numpy().tobytes()).hexdigest()
@@ -39,7 +39,7 @@ def joint_key(net: Any) -> tuple[Any, ...] | None:
 
 
 @torch.no_grad()
-def joint_probabilities(nets: Sequence[LeanMaskablePolicy], obs: np.ndarray,
+def joint_probabilities(nets: Sequence[Any], obs: np.ndarray,
                         owner: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
     """float64 (B, NUM_ACTIONS): row ``i`` as ``nets[owner[i]].legal_probabilities``
     would give it, for networks of one ``joint_key``."""

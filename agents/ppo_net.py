@@ -49,6 +49,7 @@ from agents.masked_softmax import (
     as_mask,
     bonus_at,
     bonus_table,
+    layer_at,
     legal_entropy,
     masked_log_softmax,
     sample_moves,
@@ -142,14 +143,6 @@ class PlanPrior(torch.nn.Module):
         return (short == 0).float()
 
 
-def layer_at(layer: torch.nn.Linear, inputs: torch.Tensor, rows: torch.Tensor,
-             outputs: torch.Tensor) -> torch.Tensor:
-    """(N,) ``layer(inputs)[rows, outputs]`` without the (B, out) table."""
-    # index_select: its backward is a row-wise add, three times faster than indexing's
-    return ((layer.weight.index_select(0, outputs) * inputs.index_select(0, rows)).sum(1)
-            + layer.bias.index_select(0, outputs))
-
-
 def _plan_layout() -> tuple[np.ndarray, np.ndarray]:
     """The plan prior's values, in ``PlanPrior.values`` order: their groups (V,), and the
     value of every move (NUM_ACTIONS,), V for the moves without a bonus (draws, undo)."""
@@ -197,8 +190,8 @@ class SplitMlpExtractor(torch.nn.Module):
 
 class LeanMaskablePolicy(MaskableActorCriticPolicy):
     """``MaskableActorCriticPolicy`` whose rollout and update passes compute the logits
-    and the softmax at the legal moves only (see the module docstring), with an optional plan prior (see the module docstring), an
-    optional discard prior (``agents.discard_prior``; ``discard_prior`` is its spec),
+    and the softmax at the legal moves only, with an optional plan prior (see the module
+    docstring), an optional discard prior (``agents.discard_prior``; ``discard_prior`` is its spec),
     ``prior_scale`` (each prior's coefficients are that times its parameters, so Adam,
     whose steps are about the learning rate whatever the gradient's size, moves them that
     many times faster than the network's weights: a coefficient of size 10 barely moves
