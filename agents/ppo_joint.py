@@ -58,11 +58,5 @@ def joint_probabilities(nets: Sequence[Any], obs: np.ndarray,
         entries = torch.nonzero(entry_owner == k)[:, 0]
         logits[entries] = layer_at(net.action_net, latent, legal.rows[entries],
                                    legal.cols[entries])
-    actor = features[:, :first.features_dim - first.critic_extra]
-    if first.use_plan_prior:
-        per_row = torch.stack([net.plan_prior.coefficients for net in nets])[whose]
-        logits += first.plan_prior.at(actor, legal.rows, legal.cols, per_row)
-    if first.discard_prior_spec is not None:
-        per_row = torch.stack([net.discard_prior.coefficients for net in nets])[whose]
-        logits += first.discard_prior.at(actor, legal.rows, legal.cols, per_row)
+    logits = first.with_priors_at(logits, features, legal, nets, whose)
     return legal.spread(legal.log_softmax(logits), int(first.action_space.n)).numpy()

@@ -33,6 +33,7 @@ a plan of 53 card counts allows; it weighs the plan against everything else it s
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -84,8 +85,10 @@ class PlanPrior(torch.nn.Module):
         others = np.where(source >= A.NUM_MELD_PATTERNS, source - A.NUM_MELD_PATTERNS,
                           len(group) - A.NUM_MELD_PATTERNS)  # meld moves: no other value
         self.register_buffer("other_source", torch.as_tensor(others), persistent=False)
-        # a pattern fits the plan when the plan holds min(count, 2) of each of its kinds
-        self.register_buffer("needs", counts.clamp(max=2), persistent=False)
+        # (P, 53) the cards of each kind a pattern needs of the plan, min(count, 2): the
+        # same test as ``_within``'s, one pattern at a time
+        self.register_buffer("needs", (self.needs_one + self.needs_two).T.contiguous(),
+                             persistent=False)
         self.weight = torch.nn.Parameter(torch.zeros(2, len(_GROUPS)))
 
     def values(self, obs: torch.Tensor) -> torch.Tensor:
@@ -282,13 +285,27 @@ class LeanMaskablePolicy(MaskableActorCriticPolicy):
         """(N,) the logits of the legal moves only: ``_logits`` at (``legal.rows``,
         ``legal.cols``) without the (B, NUM_ACTIONS) table, whose matrix product, priors
         and softmax were most of the update's time while a row has a few dozen moves."""
+        logits = layer_at(self.action_net, latent_pi, legal.rows, legal.cols)
+        return self.with_priors_at(logits, features, legal)
+
+    def with_priors_at(self, logits: torch.Tensor, features: torch.Tensor, legal: LegalMoves,
+                       nets: Sequence[LeanMaskablePolicy] | None = None,
+                       whose: torch.Tensor | None = None) -> torch.Tensor:
+        """(N,) the legal moves' ``logits`` plus the priors' bonuses there. With ``nets``
+        (of this network's ``agents.ppo_joint.joint_key``) and ``whose`` (B,), row ``i``
+        takes the prior coefficients of ``nets[whose[i]]``."""
+        def per_row(prior: str) -> torch.Tensor | None:
+            if nets is None or whose is None:
+                return None
+            return torch.stack([getattr(net, prior).coefficients for net in nets])[whose]
+
         rows, moves = legal.rows, legal.cols
-        logits = layer_at(self.action_net, latent_pi, rows, moves)
         actor = features[:, :self.features_dim - self.critic_extra]
         if self.use_plan_prior:
-            logits = logits + self.plan_prior.at(actor, rows, moves)
+            logits = logits + self.plan_prior.at(actor, rows, moves, per_row("plan_prior"))
         if self.discard_prior_spec is not None:
-            logits = logits + self.discard_prior.at(actor, rows, moves)
+            logits = logits + self.discard_prior.at(actor, rows, moves,
+                                                    per_row("discard_prior"))
         return logits
 
     def _legal_log_probs(self, latent_pi: torch.Tensor, features: torch.Tensor,
