@@ -266,15 +266,25 @@ def pick_moves(probs: np.ndarray, mask: np.ndarray, rng: np.random.Generator,
                deterministic: bool) -> np.ndarray:
     """int64 (B,): each row's most likely move, or one drawn from its distribution with
     one uniform of ``rng`` per row (inverse CDF), so the same generator gives the same
-    moves whatever network computed ``probs``."""
+    moves whatever network computed ``probs``.
+
+    The CDF runs over each row's legal moves only (a few of 2,658 columns). The illegal
+    columns hold exact zeros, which add nothing to a running sum, so the draw is the one
+    a CDF over every column would give, to the bit."""
     if deterministic:
         return np.argmax(probs, 1).astype(np.int64)
-    cdf = np.cumsum(probs, 1)
+    rows, cols = np.nonzero(np.asarray(mask, bool))
+    counts = np.bincount(rows, minlength=len(probs))
+    slots = np.arange(rows.size) - np.repeat(np.cumsum(counts) - counts, counts)
+    moves = np.zeros((len(probs), max(int(counts.max(initial=0)), 1)), np.int64)
+    table = np.zeros(moves.shape)
+    moves[rows, slots] = cols
+    table[rows, slots] = probs[rows, cols]
+    cdf = np.cumsum(table, 1)
     u = rng.random(len(probs))[:, None] * cdf[:, -1:]
-    picks = (cdf <= u).sum(1)
     # never past the last legal move (rounding at the top of the cdf)
-    last = mask.shape[1] - 1 - np.argmax(np.asarray(mask)[:, ::-1], 1)
-    return np.minimum(picks, last).astype(np.int64)
+    picks = np.minimum((cdf <= u).sum(1), np.maximum(counts - 1, 0))
+    return moves[np.arange(len(probs)), picks]
 
 
 def load(path: str | Path, rules: RuleSet | None = None, deterministic: bool = False,
