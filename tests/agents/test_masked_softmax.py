@@ -2,6 +2,7 @@
 illegal move."""
 
 import numpy as np
+import pytest
 import torch
 
 from agents.masked_softmax import masked_log_softmax, sample_moves
@@ -61,3 +62,21 @@ def test_legal_moves_list_each_rows_moves_in_order_and_find_slots():
     want = masked_log_softmax(logits, torch.as_tensor(mask))
     torch.testing.assert_close(log_probs[valid], want[torch.as_tensor(mask)])
     assert torch.isneginf(log_probs[~legal.valid]).all()
+
+
+@pytest.mark.parametrize("shape", [(64, 2658), (7, 13), (3, 5), (1, 2658), (0, 2658)])
+def test_legal_moves_entries_are_nonzeros_order_on_any_shape(shape):
+    from agents.masked_softmax import LegalMoves, _entries
+
+    rng = np.random.default_rng(shape[1])
+    mask = rng.random(shape) < rng.random((shape[0], 1)) ** 4  # sparse to dense rows
+    if shape[0] > 2:
+        mask[1] = False  # a row with no move
+        mask[-1, -1] = True  # the very last entry, past the whole eight-entry words
+    tensor = torch.as_tensor(mask)
+    rows, cols = _entries(tensor)
+    want_rows, want_cols = tensor.nonzero(as_tuple=True)
+    assert torch.equal(rows, want_rows) and torch.equal(cols, want_cols)
+    strided = torch.as_tensor(np.concatenate([mask, mask], 1))[:, ::2]  # not contiguous
+    assert torch.equal(torch.stack(_entries(strided)), torch.stack(strided.nonzero(as_tuple=True)))
+    assert LegalMoves.of(tensor).count.tolist() == mask.sum(1).tolist()
