@@ -34,6 +34,7 @@ from agents.ppo_net import LeanMaskablePolicy
 from agents.registry import make_agent
 from train import resume_state
 from train.config import PPOConfig, make_config, to_dict
+from train.mask_buffer import use_bool_masks
 from train.runlog import (
     checkpoints,
     new_run_dir,
@@ -145,6 +146,7 @@ def build(cfg: PPOConfig, run_dir: pathlib.Path) -> tuple[Any, PoolVecEnv, Oppon
         model = _new_model(cfg, env)
         if cfg.teacher:
             warm_start(model, cfg, run_dir)
+    use_bool_masks(model)
     return model, raw, pool
 
 

@@ -322,3 +322,26 @@ def test_progress_bar__counts_whichever_budget_stops_the_run_first():
     assert budget_share(3_000, 2_000, 4_000, elapsed_s=0, budget_s=60) == 0.5
     assert budget_share(9_000, 0, 8_192, elapsed_s=10, budget_s=60) == 1.0
     assert budget_share(10, 10, 10, elapsed_s=0, budget_s=60) == 1.0
+
+
+def test_bool_masks__train_exactly_as_sb3_contribs_float_masks(tmp_path, monkeypatch):
+    from train import mask_buffer
+
+    changes = {"total_steps": 192, "eval_every": 0}
+    bool_run = ppo.run(tiny_config(tmp_path / "bool", **changes))
+    with monkeypatch.context() as patch:
+        patch.setattr(ppo, "use_bool_masks", lambda model: None)  # float32 masks
+        float_run = ppo.run(tiny_config(tmp_path / "float", **changes))
+    assert _same_weights(bool_run.final, float_run.final)
+    # the test can fail: masks that gain an illegal move train otherwise
+    add = mask_buffer.BoolMaskRolloutBuffer.add
+
+    def widened(self, *args, action_masks=None, **kwargs):
+        masks = np.array(action_masks, bool).reshape(self.n_envs, -1)
+        masks[np.arange(self.n_envs), np.argmin(masks, 1)] = True
+        add(self, *args, action_masks=masks, **kwargs)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(mask_buffer.BoolMaskRolloutBuffer, "add", widened)
+        widened_run = ppo.run(tiny_config(tmp_path / "widened", **changes))
+    assert not _same_weights(widened_run.final, float_run.final)
