@@ -270,7 +270,8 @@ def pick_moves(probs: np.ndarray, mask: np.ndarray, rng: np.random.Generator,
 
     The CDF runs over each row's legal moves only (a few of 2,658 columns). The illegal
     columns hold exact zeros, which add nothing to a running sum, so the draw is the one
-    a CDF over every column would give, to the bit."""
+    a CDF over every column would give, to the bit. A row with no legal move (a finished
+    deal, whose action the core ignores) gets move 0."""
     if deterministic:
         return np.argmax(probs, 1).astype(np.int64)
     rows, cols = np.nonzero(np.asarray(mask, bool))

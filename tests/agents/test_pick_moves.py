@@ -61,3 +61,14 @@ def test_pick_moves__follows_the_distribution_and_argmax_is_the_likeliest():
     np.testing.assert_allclose(share[[1, 3, 4]], [0.2, 0.5, 0.3], atol=0.015)
     assert share[[0, 2, 5]].sum() == 0
     assert pick_moves(probs[:2], mask[:2], np.random.default_rng(0), True).tolist() == [3, 3]
+
+
+def test_pick_moves__a_row_without_legal_moves_gets_move_0_and_uses_its_uniform():
+    probs = np.zeros((3, 8))
+    probs[[0, 2], [4, 6]] = 1.0
+    mask = probs > 0
+    rng = np.random.default_rng(2)
+    assert pick_moves(probs, mask, rng, deterministic=False).tolist() == [4, 0, 6]
+    spent = np.random.default_rng(2)
+    spent.random(3)
+    assert rng.random() == spent.random()  # one uniform per row, the empty one included
