@@ -116,6 +116,9 @@ class DiscardContext:
     table: list[TableMeld]
     weights: list[float]  # danger weight of relative seats 1..P-1
     penalty_weight: float  # how much a card's hand penalty urges discarding it
+    keep_weight: float = 1.0  # times a card's future value (``PlannerWeights.keep``)
+    held_weight: float = 40.0  # protection of cards held for the opening
+    danger_weight: float = 1.0  # times the danger of feeding an opponent
 
 
 def discard_scores(hand: np.ndarray, free: np.ndarray, protected: np.ndarray,
@@ -124,8 +127,9 @@ def discard_scores(hand: np.ndarray, free: np.ndarray, protected: np.ndarray,
     what holding it costs; cards of melds the planner holds back are ``protected``."""
     scores = {}
     for kind in (int(k) for k in np.flatnonzero(free[:JOKER])):
-        score = keep_value(kind, hand, ctx.unseen) + 40.0 * protected[kind]
-        score += danger(kind, ctx.known, ctx.opened, ctx.table, ctx.weights)
+        score = (ctx.keep_weight * keep_value(kind, hand, ctx.unseen)
+                 + ctx.held_weight * protected[kind])
+        score += ctx.danger_weight * danger(kind, ctx.known, ctx.opened, ctx.table, ctx.weights)
         scores[kind] = score - ctx.penalty_weight * hand_card_value(kind, ctx.rules)
     return scores
 

@@ -16,6 +16,7 @@ from agents.discard_choice import (
 )
 from agents.hand_search import held_for_opening
 from agents.planner_turn import TurnSearch
+from agents.planner_weights import PlannerWeights, parse_weights
 from agents.table_model import decode_table
 from agents.turn_plan import Builder, PlanCache, TurnInput, discardable, turn_input
 from zolik_env.rummy import actions as A
@@ -51,14 +52,17 @@ class PlannerPolicy(BatchedFromSingle):
       when an opponent is close to going out). Never a joker if anything else may go.
     - Obligations: the plan meets must-use, freed jokers and the provisional opening
       before its discard; if a planned step is not legal, a legal discard or UNDO.
+
+    The numbers these choices trade off are ``weights`` (``agents.planner_weights``).
     """
 
     name = "planner"
 
-    def __init__(self, rules: RuleSet) -> None:
+    def __init__(self, rules: RuleSet, weights: PlannerWeights = PlannerWeights()) -> None:
         self.rules = rules
+        self.weights = weights
         self.cache = PlanCache()
-        self.search = TurnSearch(rules)
+        self.search = TurnSearch(rules, weights)
 
     def act(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> int:
         if not mask.any():
@@ -156,17 +160,19 @@ class PlannerPolicy(BatchedFromSingle):
         """An opponent may go out soon: few cards left in an opened hand."""
         others = slice(ov.OBSERVER + 1, None)
         sizes, opened = view["hand_sizes"][others], view["opened"][others]
-        return bool(((sizes <= 4) & (opened > 0)).any())
+        return bool(((sizes <= self.weights.near_out) & (opened > 0)).any())
 
     def context(self, view: ov.View) -> DiscardContext:
         deep = self.rules.discard_pickup == "deep"
         opened = bool(view["opened"][ov.OBSERVER])
-        weight = (0.8 if opened or deep else 0.3) + (0.7 if self.in_danger(view) else 0.0)
+        w = self.weights
+        base = w.penalty + (w.penalty_opened if opened or deep else 0.0)
+        weight = base + (w.penalty_danger if self.in_danger(view) else 0.0)
         return DiscardContext(self.rules, view["unseen"], view["known_taken"], view["opened"],
-                              decode_table(view), danger_weights(self.rules), weight)
+                              decode_table(view), danger_weights(self.rules), weight,
+                              w.keep, w.held, w.danger)
 
 
 def make(rules: RuleSet, argument: str = "") -> PlannerPolicy:
-    if argument:
-        raise ValueError(f"agent 'planner' takes no argument, got {argument!r}")
-    return PlannerPolicy(rules)
+    """The agent for spec ``planner[:KEY=VALUE,...]`` (``agents.planner_weights``)."""
+    return PlannerPolicy(rules, parse_weights(argument))

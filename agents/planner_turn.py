@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from agents.hand_search import Candidate, best_melds
+from agents.planner_weights import PlannerWeights
 from agents.table_model import natural_fit, swap_kind
 from agents.turn_plan import Builder, TurnInput, opening_met, trim_for_discard
 from zolik_env.rummy import actions as A
@@ -20,16 +21,14 @@ from zolik_env.rummy.melds import hand_card_value
 from zolik_env.rummy.options import RuleSet
 
 MUST = -1000.0  # dead value of a taken cz/sk discard: any meld that uses it wins
-JOKER_KEEP = 20.0  # what a kept joker is worth: it is laid for more than this only
-JOKER_KEEP_DANGER = -50.0  # ... when an opponent may go out it costs its full penalty
-OUT_BONUS = 100.0
 
 
 class TurnSearch:
     """Best turn for one rule set; results memoised per position within a turn."""
 
-    def __init__(self, rules: RuleSet) -> None:
+    def __init__(self, rules: RuleSet, weights: PlannerWeights = PlannerWeights()) -> None:
         self.rules = rules
+        self.weights = weights  # joker_keep, joker_keep_danger, out_bonus
         self.values = np.array([hand_card_value(k, rules) for k in range(JOKER + 1)], float)
         self.memo: dict[bytes, Builder] = {}
 
@@ -38,10 +37,10 @@ class TurnSearch:
         return laid + cand.points if self.rules.scoring == "laid" else laid
 
     def score(self, b: Builder, danger: bool = False) -> float:
-        keep = JOKER_KEEP_DANGER if danger else JOKER_KEEP
+        keep = self.weights.joker_keep_danger if danger else self.weights.joker_keep
         held = float(self.values[:JOKER] @ b.hand[:JOKER]) - keep * b.hand[JOKER]
         laid = b.points if self.rules.scoring == "laid" else 0
-        out = OUT_BONUS if b.hand.sum() == 1 and b.free_cards() == 1 else 0.0
+        out = self.weights.out_bonus if b.hand.sum() == 1 and b.free_cards() == 1 else 0.0
         return laid - held + out - (0 if b.must_use < 0 else -MUST)
 
     def fits_table(self, inp: TurnInput, kind: int) -> bool:

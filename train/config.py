@@ -15,6 +15,7 @@ from typing import Any
 from pydantic import Field, field_validator, model_validator
 
 from agents.hand_features import check_features, has_hand_features
+from agents.planner_weights import parse_weights
 from eval.config_model import (
     ConfigModel,
     IntTuple,
@@ -30,9 +31,23 @@ from zolik_env.envs.zolik_common import REWARD_MODES, make_rules
 from zolik_env.rummy.options import RuleSet
 
 TEACHERS = ("planner", "greedy")  # agents a warm start may imitate (train.imitation)
+TEACHER_CHOICES = f"choose from {', '.join(TEACHERS)} or planner:KEY=VALUE,..."
 SELF_KINDS = ("latest", "past")  # pool entries that are snapshots of the learner
 BASELINES = ("random", "greedy", "planner")
 SPEC_FORMS = ("pretrained:NAME", "ppo:PATH", "rllib:PATH", "pkg.mod:factory")
+
+
+def check_teacher(teacher: str) -> None:
+    """A warm start's teacher: ``greedy``, ``planner`` or ``planner:KEY=VALUE,...`` (the
+    planner with some of its weights changed, ``agents.planner_weights``)."""
+    if not _known_teacher(teacher):
+        raise ValueError(f"unknown teacher {teacher!r}: {TEACHER_CHOICES}")
+    parse_weights(teacher.partition(":")[2])
+
+
+def _known_teacher(teacher: str) -> bool:
+    kind, colon, _ = teacher.partition(":")
+    return kind in TEACHERS and (not colon or kind == "planner")
 
 
 def is_agent_spec(name: str) -> bool:
@@ -192,7 +207,8 @@ class PPOConfig(SelfPlayConfig):
     eval_deals: int = Field(32, gt=0)
     """Duplicate deals per evaluation and opponent."""
     teacher: str = "planner"
-    """Warm start: ``planner`` or ``greedy`` plays every seat of deals on the batched core,
+    """Warm start: ``planner`` (``planner:KEY=VALUE,...`` changes some of its weights,
+    ``agents.planner_weights``) or ``greedy`` plays every seat of deals on the batched core,
     the new network learns its moves and the returns (``train.imitation``) before PPO
     starts; ``""`` = start from random weights. Not used when resuming."""
     teacher_decisions: int = Field(400_000, gt=0)
@@ -231,8 +247,10 @@ class PPOConfig(SelfPlayConfig):
     @field_validator("teacher")
     @classmethod
     def _teacher(cls, teacher: str) -> str:
-        if teacher and teacher not in TEACHERS:
-            raise ValueError(f"choose from {', '.join(TEACHERS)} (or \"\" for no warm start)")
+        if teacher and not _known_teacher(teacher):
+            raise ValueError(f"{TEACHER_CHOICES} (or \"\" for no warm start)")
+        if teacher:
+            check_teacher(teacher)  # names a bad weight
         return teacher
 
     @model_validator(mode="after")

@@ -36,7 +36,7 @@ import numpy as np
 from agents.hand_features import FEATURE_VERSION, augment, feature_size
 from agents.ppo import critic_extra_of
 from agents.registry import make_agent
-from train.config import TEACHERS
+from train.config import check_teacher
 from zolik_env.envs.zolik_common import shape_rewards
 from zolik_env.rummy import actions, game
 from zolik_env.rummy.observe import critic_view, observe
@@ -244,11 +244,6 @@ def concat(*parts: TeacherData) -> TeacherData:
         parts = tuple(dataclasses.replace(p, critic=p.critic[:, :0]) for p in parts)
     return TeacherData(**{f.name: np.concatenate([getattr(p, f.name) for p in parts])
                           for f in dataclasses.fields(TeacherData)})
-
-
-def check_teacher(teacher: str) -> None:
-    if teacher not in TEACHERS:
-        raise ValueError(f"unknown teacher {teacher!r}: choose from {', '.join(TEACHERS)}")
 
 
 def _progress(total: int, enabled: bool) -> Any:

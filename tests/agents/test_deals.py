@@ -62,6 +62,8 @@ def test_registry__builds_the_heuristic_agents_and_rejects_arguments():
     assert make_agent("greedy", r).name == "greedy"
     assert make_agent("planner", r).name == "planner"
     with pytest.raises(ValueError, match="takes no argument"):
+        make_agent("greedy:deep", r)
+    with pytest.raises(ValueError, match="'deep' is not KEY=VALUE"):
         make_agent("planner:deep", r)
 
 

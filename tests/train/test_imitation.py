@@ -68,10 +68,20 @@ def test_load_or_collect__writes_once_then_reads_the_same(tmp_path):
 def test_collect__unknown_teacher_is_named():
     with pytest.raises(ValueError, match="unknown teacher 'ppo'"):
         imitation.collect(CZ, "ppo", decisions=10)
+    with pytest.raises(ValueError, match="penalty='high' is not a number"):
+        imitation.collect(CZ, "planner:penalty=high", decisions=10)
+
+
+def test_collect__a_planner_with_changed_weights_teaches_its_own_moves():
+    default = imitation.collect(CZ, "planner", decisions=200, seed=3)
+    careless = imitation.collect(CZ, "planner:danger=0,keep=0", decisions=200, seed=3)
+    assert not np.array_equal(default.action[:200], careless.action[:200])
 
 
 @pytest.mark.parametrize(("key", "value", "message"), [
     ("teacher", "oracle", "teacher='oracle': choose from planner, greedy"),
+    ("teacher", "greedy:keep=1", "teacher='greedy:keep=1': choose from planner, greedy"),
+    ("teacher", "planner:keep=x", "teacher='planner:keep=x': planner: keep='x' is not a number"),
     ("teacher_decisions", -5, "teacher_decisions=-5 must be > 0"),
     ("teacher_epochs", 0, "teacher_epochs=0 must be > 0"),
     ("teacher_learning_rate", -1.0e-3, "teacher_learning_rate=-0.001 must be > 0"),
