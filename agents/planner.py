@@ -16,7 +16,7 @@ from agents.discard_choice import (
 )
 from agents.hand_search import held_for_opening
 from agents.planner_turn import TurnSearch
-from agents.planner_weights import PlannerWeights, parse_weights
+from agents.planner_weights import DEFAULT_WEIGHTS, PlannerWeights, parse_weights
 from agents.table_model import decode_table
 from agents.turn_plan import Builder, PlanCache, TurnInput, discardable, turn_input
 from zolik_env.rummy import actions as A
@@ -58,7 +58,7 @@ class PlannerPolicy(BatchedFromSingle):
 
     name = "planner"
 
-    def __init__(self, rules: RuleSet, weights: PlannerWeights = PlannerWeights()) -> None:
+    def __init__(self, rules: RuleSet, weights: PlannerWeights = DEFAULT_WEIGHTS) -> None:
         self.rules = rules
         self.weights = weights
         self.cache = PlanCache()

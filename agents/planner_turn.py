@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from agents.hand_search import Candidate, best_melds
-from agents.planner_weights import PlannerWeights
+from agents.planner_weights import DEFAULT_WEIGHTS, PlannerWeights
 from agents.table_model import natural_fit, swap_kind
 from agents.turn_plan import Builder, TurnInput, opening_met, trim_for_discard
 from zolik_env.rummy import actions as A
@@ -26,7 +26,7 @@ MUST = -1000.0  # dead value of a taken cz/sk discard: any meld that uses it win
 class TurnSearch:
     """Best turn for one rule set; results memoised per position within a turn."""
 
-    def __init__(self, rules: RuleSet, weights: PlannerWeights = PlannerWeights()) -> None:
+    def __init__(self, rules: RuleSet, weights: PlannerWeights = DEFAULT_WEIGHTS) -> None:
         self.rules = rules
         self.weights = weights  # joker_keep, joker_keep_danger, out_bonus
         self.values = np.array([hand_card_value(k, rules) for k in range(JOKER + 1)], float)

@@ -50,6 +50,7 @@ class PlannerWeights:
                         if getattr(self, f.name) != getattr(default, f.name))
 
 
+DEFAULT_WEIGHTS = PlannerWeights()  # what ``planner`` plays with
 _KEYS = tuple(f.name for f in dataclasses.fields(PlannerWeights))
 
 

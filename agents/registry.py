@@ -2,7 +2,8 @@
 
 A spec is ``[NAME=]KIND[:ARGUMENT]``:
 
-- ``random``, ``greedy``, ``planner``, ``pimc[:KEY=VALUE,...]`` (search, ``agents.pimc``),
+- ``random``, ``greedy``, ``planner[:KEY=VALUE,...]`` (``agents.planner_weights``),
+  ``pimc[:KEY=VALUE,...]`` (search, ``agents.pimc``),
   ``ppo:PATH``, ``rllib:PATH`` (``agents.rllib_policy``), ``pretrained:NAME`` (bots that ship,
   ``agents.pretrained``) and kinds added with ``register``:
   a registered kind name always wins.

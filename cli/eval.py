@@ -33,8 +33,9 @@ def build_parser() -> argparse.ArgumentParser:
                     "ratings; writes JSON, CSV, plots and a Markdown/HTML report.")
     p.add_argument("--config", help="YAML file or packaged config name (default); flags override")
     p.add_argument("--agents", nargs="+", metavar="[NAME=]SPEC",
-                   help="agent specs: random, greedy, planner, ppo:PATH, package.module:factory;"
-                        " NAME= sets the name shown in the reports")
+                   help="agent specs: random, greedy, planner[:KEY=VALUE,...] (its weights), "
+                        "ppo:PATH, package.module:factory; NAME= sets the name shown in the "
+                        "reports")
     p.add_argument("--preset", choices=PRESETS, help="rule preset")
     p.add_argument("--players", type=int, help="seats at the table (2..4)")
     p.add_argument("--deals", type=int, help="duplicate deals per pair of agents")

@@ -34,7 +34,8 @@ TEACHERS = ("planner", "greedy")  # agents a warm start may imitate (train.imita
 TEACHER_CHOICES = f"choose from {', '.join(TEACHERS)} or planner:KEY=VALUE,..."
 SELF_KINDS = ("latest", "past")  # pool entries that are snapshots of the learner
 BASELINES = ("random", "greedy", "planner")
-SPEC_FORMS = ("pretrained:NAME", "ppo:PATH", "rllib:PATH", "pkg.mod:factory")
+SPEC_FORMS = ("planner:KEY=VALUE,...", "pretrained:NAME", "ppo:PATH", "rllib:PATH",
+              "pkg.mod:factory")
 
 
 def check_teacher(teacher: str) -> None:
@@ -57,7 +58,7 @@ def is_agent_spec(name: str) -> bool:
     if name in BASELINES:
         return True
     kind, _, argument = name.partition(":")
-    return bool(argument) and (kind in ("pretrained", "ppo", "rllib") or "." in kind)
+    return bool(argument) and (kind in ("planner", "pretrained", "ppo", "rllib") or "." in kind)
 
 
 def check_exp_name(name: str) -> str:

@@ -89,9 +89,12 @@ def test_pool__holds_any_agent_spec_and_plays_it():
         legal = env.action_masks()
         env.step(np.array([np.flatnonzero(row)[0] for row in legal]))
     assert {pool.names[i] for i in env.hook.opp.ravel()} <= {"random", "pretrained:cz_2p"}
-    cfg = make_config({"pool": {"latest": 1, "pretrained:cz_2p": 1, "mypkg.bots:make": 1},
-                       "eval_opponents": ["planner", "pretrained:cz_2p"]})
-    assert set(cfg.pool) == {"latest", "pretrained:cz_2p", "mypkg.bots:make"}
+    cfg = make_config({"pool": {"latest": 1, "pretrained:cz_2p": 1, "mypkg.bots:make": 1,
+                                "planner:danger=3": 1},
+                       "eval_opponents": ["planner", "pretrained:cz_2p", "planner:keep=0.8"]})
+    assert set(cfg.pool) == {"latest", "pretrained:cz_2p", "mypkg.bots:make", "planner:danger=3"}
+    weighted = OpponentPool(rules, {"planner:danger=3": 1.0}, 4, seed=0)
+    assert weighted.policies[weighted.names.index("planner:danger=3")].weights.danger == 3.0
     with pytest.raises(ValueError, match=r"pool=.*unknown entries \['grredy'\]"):
         make_config({"pool": {"latest": 1, "grredy": 1}})
     with pytest.raises(ValueError, match="no pretrained bot 'nosuchbot'"):
