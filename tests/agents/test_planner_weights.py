@@ -116,3 +116,37 @@ def test_changed_weights__still_play_legal_whole_deals():
     for seed in (3, 4):
         state, actions = play_deal(CZ, [policy, PlannerPolicy(CZ)], seed)
         assert bool(state.done[0]) and len(actions) > 0
+
+
+def test_held_weight__protects_the_cards_kept_for_the_opening():
+    from agents.discard_choice import discard_scores
+
+    state = make_state(CZ, ["9H 2D 4C 4D KS KD", OPP], phase="play")
+    view = ov.decode(observe(CZ, state, state.current)[0], CZ)
+    hand = view["hand"].astype(int)
+    protected = 0 * hand
+    protected[parse_card("KS")] = 1
+    scores = [discard_scores(hand, hand, protected, PlannerPolicy(CZ, PlannerWeights(held=held))
+                             .context(view)) for held in (40.0, 5.0)]
+    assert scores[0][parse_card("KS")] - scores[1][parse_card("KS")] == pytest.approx(35.0)
+    assert scores[0][parse_card("9H")] == scores[1][parse_card("9H")]
+
+
+@pytest.mark.parametrize(("hand", "key", "danger", "change"), [
+    ("JK 5S 6S 9D", "out_bonus", False, -60.0),  # the turn that goes out
+    ("JK 5S 6S 9D 2C", "joker_keep", False, 7.0),  # keeps its joker: worth 20 + 7
+    ("JK 9D 2C", "joker_keep_danger", True, 7.0),  # no meld to lay its joker in
+])
+def test_turn_weights__enter_the_turn_search_score(hand, key, danger, change):
+    from agents.turn_plan import turn_input
+
+    state = make_state(CZ, [hand, OPP], opened=[True, True], phase="play")
+    view = ov.decode(observe(CZ, state, state.current)[0], CZ)
+    default, changed = PlannerWeights(), dataclasses.replace(
+        PlannerWeights(), **{key: getattr(PlannerWeights(), key) + change})
+    plans = [PlannerPolicy(CZ, w).search.best_turn(turn_input(view, CZ), danger)
+             for w in (default, changed)]
+    assert plans[0].actions == plans[1].actions
+    scores = [PlannerPolicy(CZ, w).search.score(p, danger)
+              for w, p in zip((default, changed), plans, strict=True)]
+    assert scores[1] - scores[0] == pytest.approx(change)
