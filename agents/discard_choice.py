@@ -116,9 +116,9 @@ class DiscardContext:
     table: list[TableMeld]
     weights: list[float]  # danger weight of relative seats 1..P-1
     penalty_weight: float  # how much a card's hand penalty urges discarding it
-    keep_weight: float = 1.0  # times a card's future value (``PlannerWeights.keep``)
-    held_weight: float = 40.0  # protection of cards held for the opening
-    danger_weight: float = 1.0  # times the danger of feeding an opponent
+    keep_weight: float  # times a card's future value (``agents.planner_weights``: keep)
+    held_weight: float  # protection of cards held for the opening (held)
+    danger_weight: float  # times the danger of feeding an opponent (danger)
 
 
 def discard_scores(hand: np.ndarray, free: np.ndarray, protected: np.ndarray,

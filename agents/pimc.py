@@ -49,7 +49,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from agents.base import Policy, is_search_policy
-from agents.registry import make_agent
+from agents.registry import key_values, make_agent
 from zolik_env.rummy import actions as A
 from zolik_env.rummy import game
 from zolik_env.rummy.belief import InfoState
@@ -254,19 +254,6 @@ def _rollout_policy(spec: str, rules: RuleSet) -> Policy:
     return policy
 
 
-def parse(argument: str) -> dict[str, str]:
-    """``{"rollouts": "64", ...}`` from ``"rollouts=64,..."``, naming a malformed or
-    unknown key."""
-    out: dict[str, str] = {}
-    for part in filter(None, argument.split(",")):
-        key, eq, value = part.partition("=")
-        if not eq or key not in _KEYS:
-            raise ValueError(f"pimc: {part!r} is not KEY=VALUE with KEY one of "
-                             f"{', '.join(_KEYS)}")
-        out[key] = value
-    return out
-
-
 def _number(key: str, text: str, low: float) -> float:
     try:
         value = _KEYS[key](text)
@@ -279,7 +266,7 @@ def _number(key: str, text: str, low: float) -> float:
 
 def make(rules: RuleSet, argument: str = "") -> PIMCPolicy:
     """The agent for spec ``pimc:ARGUMENT`` (see the module docstring)."""
-    given = parse(argument)
+    given = key_values("pimc", argument, _KEYS)
     budget = Budget(rollouts=int(_number("rollouts", given.get("rollouts", "32"), 1)),
                     seconds=_number("seconds", given.get("seconds", "0"), 0),
                     candidates=int(_number("candidates", given.get("candidates", "4"), 1)),

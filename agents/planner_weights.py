@@ -27,6 +27,8 @@ import dataclasses
 import math
 from dataclasses import dataclass
 
+from agents.registry import key_values
+
 
 @dataclass(frozen=True, slots=True)
 class PlannerWeights:
@@ -57,13 +59,8 @@ _KEYS = tuple(f.name for f in dataclasses.fields(PlannerWeights))
 def parse_weights(argument: str) -> PlannerWeights:
     """``PlannerWeights`` from ``"KEY=VALUE,..."`` (empty: the defaults), naming a
     malformed part, an unknown key or a value that is not a finite number."""
-    given: dict[str, float | int] = {}
-    for part in filter(None, argument.split(",")):
-        key, eq, text = part.partition("=")
-        if not eq or key not in _KEYS:
-            raise ValueError(f"planner: {part!r} is not KEY=VALUE with KEY one of "
-                             f"{', '.join(_KEYS)}")
-        given[key] = _value(key, text)
+    given = {key: _value(key, text)
+             for key, text in key_values("planner", argument, _KEYS).items()}
     return PlannerWeights(**given)  # type: ignore[arg-type]
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from agents.base import Policy
@@ -50,6 +50,19 @@ def register(name: str, target: str) -> None:
     kind registered under ``if __name__ == "__main__":`` works with ``workers > 1``.
     """
     AGENTS[name] = target
+
+
+def key_values(agent: str, argument: str, keys: Collection[str]) -> dict[str, str]:
+    """``{"rollouts": "64", ...}`` from an agent's ``"rollouts=64,..."`` argument, naming a
+    malformed part or a key not among ``keys`` (for ``pimc:`` and ``planner:`` specs)."""
+    out: dict[str, str] = {}
+    for part in filter(None, argument.split(",")):
+        key, eq, value = part.partition("=")
+        if not eq or key not in keys:
+            raise ValueError(f"{agent}: {part!r} is not KEY=VALUE with KEY one of "
+                             f"{', '.join(keys)}")
+        out[key] = value
+    return out
 
 
 def split_name(spec: str) -> tuple[str | None, str]:
