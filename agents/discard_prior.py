@@ -19,7 +19,11 @@ opened, ``danger_near`` whether an opened opponent holds at most 4 cards (the
 planner's "in danger"). The seven weights are learned with the network, by the cloning
 and then by PPO, and start at the planner's coefficients divided by ``TEMPERATURE``, so
 the untrained network already ranks discards as the planner does and the learner can
-move each coefficient on its own. The network's own logits are added on top.
+move each coefficient on its own. The network's own logits are added on top. A warm start
+from a re-weighted planner (``planner:danger=3``) starts the prior at that teacher's
+coefficients and ``near_out``: the cloning barely moves them (a clone of ``danger=3``
+kept about 1.2 times the default danger weight), so a prior started at the defaults
+would hold the clone to the default planner's discards.
 
 Everything is read from the observation and its features (``obs_features:
 hand+discard``), so the prior sees nothing a seat does not see. The rule-dependent facts
@@ -38,6 +42,7 @@ from agents import obs_view as ov
 from agents.card_features import DANGER, FITS, HELD, KEEP, SCALE, STORE, card_width
 from agents.hand_features import HAND_FEATURES
 from agents.masked_softmax import bonus_at, bonus_table
+from agents.planner_weights import DEFAULT_WEIGHTS, PlannerWeights
 from zolik_env.rummy import actions as A
 from zolik_env.rummy.cards import JOKER, NUM_KINDS, NUM_NATURALS
 from zolik_env.rummy.melds import hand_card_value
@@ -47,29 +52,35 @@ TERMS = ("keep", "danger", "fits", "held", "penalty", "penalty_opened", "penalty
          "joker")
 TEMPERATURE = 2.0  # planner points per unit of logit at the start
 PENALTY_UNIT = 10.0  # the prior reads hand penalties / 10
-NEAR_OUT = 4  # an opened opponent with this many cards or fewer may go out soon
-HELD_WEIGHT = 40.0  # the planner's protection of the cards it holds for the opening
 JOKER_START = -20.0  # a joker is thrown only when nothing else may go
 SIZE_SCALE = 20.0  # the network reads hand sizes / 20 (``agents.ppo.obs_scale``)
 
 
-def discard_prior_spec(rules: RuleSet) -> dict[str, Any]:
-    """What the prior needs to know of ``rules``, as plain values saved with a network."""
+def discard_prior_spec(rules: RuleSet,
+                       weights: PlannerWeights = DEFAULT_WEIGHTS) -> dict[str, Any]:
+    """What the prior needs to know of ``rules``, as plain values saved with a network;
+    ``weights``: the planner whose discards it starts from (a warm start's teacher)."""
     starts = {name: start for name, start, _, _ in ov.slices(rules)}
-    return {"penalty": [hand_card_value(k, rules) / PENALTY_UNIT for k in range(NUM_NATURALS)],
+    spec = {"penalty": [hand_card_value(k, rules) / PENALTY_UNIT for k in range(NUM_NATURALS)],
             "players": rules.num_players, "hand_sizes": starts["hand_sizes"],
             "opened": starts["opened"], "deep": rules.discard_pickup == "deep"}
+    if weights != DEFAULT_WEIGHTS:  # specs saved before re-weighted teachers lack these
+        spec["start"] = planner_weights(spec["deep"], weights)
+        spec["near_out"] = weights.near_out
+    return spec
 
 
-def planner_weights(deep: bool) -> list[float]:
+def planner_weights(deep: bool, weights: PlannerWeights = DEFAULT_WEIGHTS) -> list[float]:
     """The planner's coefficients in the prior's units (``TERMS`` order), / ``TEMPERATURE``:
     a lower planner score is a higher logit. The network reads keep and danger as
     ``STORE * SCALE`` times their value, penalties / ``PENALTY_UNIT``."""
     unit = 1.0 / (STORE * SCALE) / TEMPERATURE
-    base, opened = (0.8, 0.0) if deep else (0.3, 0.5)
+    w = weights
+    base, opened = ((w.penalty + w.penalty_opened, 0.0) if deep
+                    else (w.penalty, w.penalty_opened))
     per_point = PENALTY_UNIT / TEMPERATURE
-    return [-unit, -unit, 0.0, -HELD_WEIGHT / TEMPERATURE, base * per_point, opened * per_point,
-            0.7 * per_point, JOKER_START]
+    return [-w.keep * unit, -w.danger * unit, 0.0, -w.held / TEMPERATURE, base * per_point,
+            opened * per_point, w.penalty_danger * per_point, JOKER_START]
 
 
 class DiscardPrior(torch.nn.Module):
@@ -80,9 +91,10 @@ class DiscardPrior(torch.nn.Module):
         super().__init__()
         self.players = int(spec["players"])
         self.sizes_at, self.opened_at = int(spec["hand_sizes"]), int(spec["opened"])
+        self.near_out = int(spec.get("near_out", DEFAULT_WEIGHTS.near_out))
         self.register_buffer("penalty", torch.tensor(spec["penalty"], dtype=torch.float32))
         self.scale = float(scale)  # the coefficients are scale x weight (faster Adam steps)
-        start = torch.tensor(planner_weights(bool(spec["deep"])))
+        start = torch.tensor(spec.get("start") or planner_weights(bool(spec["deep"])))
         self.weight = torch.nn.Parameter(start / self.scale)
         source = torch.full((A.NUM_ACTIONS,), NUM_KINDS)  # value of each move; 53: none
         source[A.DISCARD_BASE:A.DISCARD_BASE + NUM_KINDS] = torch.arange(NUM_KINDS)
@@ -100,7 +112,7 @@ class DiscardPrior(torch.nn.Module):
         others = slice(1, self.players)
         sizes = features[:, self.sizes_at:self.sizes_at + self.players][:, others] * SIZE_SCALE
         others_opened = features[:, self.opened_at:self.opened_at + self.players][:, others]
-        near = ((sizes <= NEAR_OUT + 0.5) & (others_opened > 0)).any(1, keepdim=True).float()
+        near = ((sizes <= self.near_out + 0.5) & (others_opened > 0)).any(1, keepdim=True).float()
         penalty = self.penalty.expand(features.shape[0], NUM_NATURALS)
         return torch.stack([cards[:, field][:, :NUM_NATURALS] for field in (KEEP, DANGER, FITS,
                                                                              HELD)]

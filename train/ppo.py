@@ -29,6 +29,7 @@ import yaml
 
 from agents.discard_prior import discard_prior_spec
 from agents.hand_features import FEATURE_VERSION
+from agents.planner_weights import DEFAULT_WEIGHTS, PlannerWeights, parse_weights
 from agents.ppo import ScaledObs, obs_scale, write_meta
 from agents.ppo_net import LeanMaskablePolicy
 from agents.registry import make_agent
@@ -95,6 +96,13 @@ def save_checkpoint(model: Any, cfg: PPOConfig, path: pathlib.Path,
     return path
 
 
+def teacher_weights(cfg: PPOConfig) -> PlannerWeights:
+    """The weights of a planner teacher (the discard prior starts at its discards); the
+    planner's own for any other teacher or none."""
+    kind, _, argument = cfg.teacher.partition(":")
+    return parse_weights(argument) if kind == "planner" else DEFAULT_WEIGHTS
+
+
 def _new_model(cfg: PPOConfig, env: Any) -> Any:
     from sb3_contrib import MaskablePPO
 
@@ -102,8 +110,8 @@ def _new_model(cfg: PPOConfig, env: Any) -> Any:
     scale = obs_scale(cfg.rules(), cfg.obs_features, critic_extra).tolist()
     policy_kwargs = {"net_arch": list(cfg.net_arch), "features_extractor_class": ScaledObs,
                      "plan_prior": cfg.plan_prior,
-                     "discard_prior": (discard_prior_spec(cfg.rules()) if cfg.discard_prior
-                                       else None),
+                     "discard_prior": (discard_prior_spec(cfg.rules(), teacher_weights(cfg))
+                                       if cfg.discard_prior else None),
                      "prior_scale": cfg.prior_lr_scale,
                      "features_extractor_kwargs": {"scale": scale,
                                                    "features": cfg.obs_features,

@@ -9,6 +9,7 @@ from agents import obs_view as ov
 from agents.discard_choice import discard_scores
 from agents.discard_prior import TEMPERATURE, TERMS, DiscardPrior, discard_prior_spec
 from agents.hand_features import augment
+from agents.planner_weights import parse_weights
 from agents.ppo import obs_scale
 from agents.registry import make_agent
 from agents.turn_plan import turn_input
@@ -45,14 +46,20 @@ def scaled(obs, rule_set):
                        * torch.as_tensor(obs_scale(rule_set, FEATURES)), -5, 5)
 
 
-@pytest.mark.parametrize(("preset", "players"), [("cz", 2), ("cz", 4), ("sk", 2), ("jolly", 2)])
-def test_the_untrained_prior_scores_every_discard_as_the_planner_does(preset, players):
+REWEIGHTED = "keep=0.6,held=30,danger=3,penalty=0.2,penalty_opened=0.9,penalty_danger=1.5,near_out=6"
+
+
+@pytest.mark.parametrize(("preset", "players", "weights"),
+                         [("cz", 2, ""), ("cz", 4, ""), ("sk", 2, ""), ("jolly", 2, ""),
+                          ("cz", 2, REWEIGHTED), ("jolly", 2, REWEIGHTED)])
+def test_the_untrained_prior_scores_every_discard_as_the_planner_does(preset, players, weights):
     """-TEMPERATURE x bonus is the planner's ``discard_scores`` for every discardable
-    natural, so the prior's best discard is the planner's."""
+    natural, so the prior's best discard is the planner's; a prior made for a re-weighted
+    planner (a warm start's teacher) scores as that planner does."""
     rule_set = rules.preset(preset, num_players=players)
     obs, masks = planner_positions(rule_set, seed=players)
-    planner = make_agent("planner", rule_set)
-    prior = DiscardPrior(discard_prior_spec(rule_set))
+    planner = make_agent(f"planner:{weights}" if weights else "planner", rule_set)
+    prior = DiscardPrior(discard_prior_spec(rule_set, parse_weights(weights)))
     with torch.no_grad():
         bonus = prior(scaled(obs, rule_set)).numpy()
     compared = agreed = 0
