@@ -46,7 +46,8 @@ def scaled(obs, rule_set):
                        * torch.as_tensor(obs_scale(rule_set, FEATURES)), -5, 5)
 
 
-REWEIGHTED = "keep=0.6,held=30,danger=3,penalty=0.2,penalty_opened=0.9,penalty_danger=1.5,near_out=6"
+REWEIGHTED = ("keep=0.6,held=30,danger=3,penalty=0.2,penalty_opened=0.9,penalty_danger=1.5,"
+              "near_out=6")
 
 
 @pytest.mark.parametrize(("preset", "players", "weights"),
@@ -129,6 +130,7 @@ def test_a_network_with_the_prior_trains_it_and_ships_it():
     with torch.no_grad():
         again = shipped.action_logits(torch.as_tensor(augment(obs, rule_set, FEATURES)))
     torch.testing.assert_close(again, logits, atol=0.05, rtol=0.01)  # float16 weights
+    assert shipped.discard_prior.near_out == 4
     plain = network([16], rule_set, FEATURES, plan_prior=True)
     plain.load_state_dict({k: v for k, v in net.state_dict().items()
                            if not k.startswith("discard_prior")})
@@ -167,3 +169,16 @@ def test_prior_scale_moves_the_coefficients_that_many_times_faster_under_adam():
     assert changed.sum() >= 4
     torch.testing.assert_close(moved[1][changed] / moved[0][changed],
                                torch.full((int(changed.sum()),), 30.0), rtol=0.02, atol=0)
+
+
+def test_a_shipped_network_keeps_its_teachers_danger_threshold():
+    """A prior made for ``planner:near_out=6`` reads an opponent with 6 cards as near
+    out, and so does the bot packed from it."""
+    from agents.pretrained import network, pack, unpack
+
+    rule_set = rules.preset("cz")
+    spec = discard_prior_spec(rule_set, parse_weights("near_out=6,danger=3"))
+    net = network([16], rule_set, FEATURES, discard_prior=True, prior_spec=spec)
+    shipped = unpack(pack(net, rule_set), rule_set, "test")
+    assert net.discard_prior.near_out == shipped.discard_prior.near_out == 6
+    assert shipped.discard_prior_spec == spec
