@@ -15,8 +15,8 @@ discard moves. ``DiscardPrior`` states that structure: the logit of ``discard k`
 
 and ``discard joker`` gets ``w_joker``; ``held[k]`` counts the cards of kind ``k`` in
 the melds an unopened hand holds for its opening, ``opened`` is whether the seat has
-opened, ``danger_near`` whether an opened opponent holds at most 4 cards (the
-planner's "in danger"). The seven weights are learned with the network, by the cloning
+opened, ``danger_near`` whether an opened opponent holds at most ``near_out`` cards
+(4; the planner's "in danger"). The seven weights are learned with the network, by the cloning
 and then by PPO, and start at the planner's coefficients divided by ``TEMPERATURE``, so
 the untrained network already ranks discards as the planner does and the learner can
 move each coefficient on its own. The network's own logits are added on top. A warm start

@@ -91,6 +91,23 @@ def test_config__bad_warm_start_values_are_named(key, value, message):
         load_config("configs/ppo/cz_2p.yaml", {key: value})
 
 
+@pytest.mark.parametrize(("teacher", "danger", "near_out"),
+                         [("planner:danger=3,near_out=6", 3.0, 6), ("planner", 1.0, 4),
+                          ("greedy", 1.0, 4), ("", 1.0, 4)])
+def test_new_model__the_discard_prior_starts_at_a_planner_teacher_s_weights(teacher, danger,
+                                                                           near_out):
+    """The prior of a new run's network weighs danger as its planner teacher does (the
+    default planner's weights for any other teacher)."""
+    from agents.discard_prior import TERMS, planner_weights
+    from train.ppo import teacher_weights
+
+    cfg = load_config("configs/ppo/cz_2p.yaml", {"teacher": teacher})
+    weights = teacher_weights(cfg)
+    assert (weights.danger, weights.near_out) == (danger, near_out)
+    danger_at = TERMS.index("danger")
+    assert planner_weights(False, weights)[danger_at] == danger * planner_weights(False)[danger_at]
+
+
 def test_clone__learns_the_teacher_s_moves(small, tmp_path):
     from train.ppo import _new_model
     from train.selfplay import OpponentPool, PoolVecEnv
