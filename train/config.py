@@ -15,7 +15,7 @@ from typing import Any
 from pydantic import Field, field_validator, model_validator
 
 from agents.hand_features import check_features, has_hand_features
-from agents.planner_weights import parse_weights
+from agents.planner_weights import DEFAULT_WEIGHTS, PlannerWeights, parse_weights
 from eval.config_model import (
     ConfigModel,
     IntTuple,
@@ -43,7 +43,14 @@ def check_teacher(teacher: str) -> None:
     planner with some of its weights changed, ``agents.planner_weights``)."""
     if not _known_teacher(teacher):
         raise ValueError(f"unknown teacher {teacher!r}: {TEACHER_CHOICES}")
-    parse_weights(teacher.partition(":")[2])
+    teacher_weights(teacher)
+
+
+def teacher_weights(teacher: str) -> PlannerWeights:
+    """The weights of a planner teacher (a new network's discard prior starts at its
+    discards); the planner's own for any other teacher or none."""
+    kind, _, argument = teacher.partition(":")
+    return parse_weights(argument) if kind == "planner" else DEFAULT_WEIGHTS
 
 
 def _known_teacher(teacher: str) -> bool:

@@ -29,12 +29,11 @@ import yaml
 
 from agents.discard_prior import discard_prior_spec
 from agents.hand_features import FEATURE_VERSION
-from agents.planner_weights import DEFAULT_WEIGHTS, PlannerWeights, parse_weights
 from agents.ppo import ScaledObs, obs_scale, write_meta
 from agents.ppo_net import LeanMaskablePolicy
 from agents.registry import make_agent
 from train import resume_state
-from train.config import PPOConfig, make_config, to_dict
+from train.config import PPOConfig, make_config, teacher_weights, to_dict
 from train.mask_buffer import use_bool_masks
 from train.runlog import (
     checkpoints,
@@ -96,13 +95,6 @@ def save_checkpoint(model: Any, cfg: PPOConfig, path: pathlib.Path,
     return path
 
 
-def teacher_weights(cfg: PPOConfig) -> PlannerWeights:
-    """The weights of a planner teacher (the discard prior starts at its discards); the
-    planner's own for any other teacher or none."""
-    kind, _, argument = cfg.teacher.partition(":")
-    return parse_weights(argument) if kind == "planner" else DEFAULT_WEIGHTS
-
-
 def _new_model(cfg: PPOConfig, env: Any) -> Any:
     from sb3_contrib import MaskablePPO
 
@@ -110,7 +102,7 @@ def _new_model(cfg: PPOConfig, env: Any) -> Any:
     scale = obs_scale(cfg.rules(), cfg.obs_features, critic_extra).tolist()
     policy_kwargs = {"net_arch": list(cfg.net_arch), "features_extractor_class": ScaledObs,
                      "plan_prior": cfg.plan_prior,
-                     "discard_prior": (discard_prior_spec(cfg.rules(), teacher_weights(cfg))
+                     "discard_prior": (discard_prior_spec(cfg.rules(), teacher_weights(cfg.teacher))
                                        if cfg.discard_prior else None),
                      "prior_scale": cfg.prior_lr_scale,
                      "features_extractor_kwargs": {"scale": scale,

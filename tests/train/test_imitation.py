@@ -99,10 +99,10 @@ def test_new_model__the_discard_prior_starts_at_a_planner_teacher_s_weights(teac
     """The prior of a new run's network weighs danger as its planner teacher does (the
     default planner's weights for any other teacher)."""
     from agents.discard_prior import TERMS, planner_weights
-    from train.ppo import teacher_weights
+    from train.config import teacher_weights
 
     cfg = load_config("configs/ppo/cz_2p.yaml", {"teacher": teacher})
-    weights = teacher_weights(cfg)
+    weights = teacher_weights(cfg.teacher)
     assert (weights.danger, weights.near_out) == (danger, near_out)
     danger_at = TERMS.index("danger")
     assert planner_weights(False, weights)[danger_at] == danger * planner_weights(False)[danger_at]
