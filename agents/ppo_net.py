@@ -26,9 +26,11 @@ follows the plan when its cards are among the plan's cards of its own kind (a ru
 pattern among the run cards, a set among the set cards), a lay-off when its card is in
 the plan, a discard when the hand holds more of that card than the plan uses. The bonus
 is ``w[g] + v[g] * can_open`` for each group ``g`` of moves (melds, lay-offs, high
-aces, jokers, discards): ten numbers learned with the network, zero at the start. The
-network no longer has to rediscover, from 2,658 independent logits, which meld patterns
-a plan of 53 card counts allows; it weighs the plan against everything else it sees.
+aces, jokers, discards): ten numbers learned with the network, zero at the start but
+``v[meld]``, which starts at ``plan_open_start`` (a clone started at 0 left about one
+turn in ten that could open without opening: the planner leaves none). The network no
+longer has to rediscover, from 2,658 independent logits, which meld patterns a plan of
+53 card counts allows; it weighs the plan against everything else it sees.
 """
 
 from __future__ import annotations
@@ -70,7 +72,7 @@ class PlanPrior(torch.nn.Module):
     ``source`` maps every move to its value (or to none), so the bonus of the legal moves
     alone is a lookup (``at``) and the full table a gather (``forward``)."""
 
-    def __init__(self, scale: float = 1.0) -> None:
+    def __init__(self, scale: float = 1.0, open_start: float = 0.0) -> None:
         super().__init__()
         self.scale = float(scale)  # see ``LeanMaskablePolicy``'s ``prior_scale``
         counts = torch.as_tensor(A.MELD_PATTERN_COUNTS, dtype=torch.float32)  # (P, 53)
@@ -89,7 +91,9 @@ class PlanPrior(torch.nn.Module):
         # same test as ``_within``'s, one pattern at a time
         self.register_buffer("needs", (self.needs_one + self.needs_two).T.contiguous(),
                              persistent=False)
-        self.weight = torch.nn.Parameter(torch.zeros(2, len(_GROUPS)))
+        start = torch.zeros(2, len(_GROUPS))
+        start[1, _GROUPS.index("meld")] = open_start  # a plan meld while the hand can open
+        self.weight = torch.nn.Parameter(start / self.scale)
 
     def values(self, obs: torch.Tensor) -> torch.Tensor:
         """(B, V) the bonus of each value ``source`` points at."""
@@ -204,8 +208,10 @@ class LeanMaskablePolicy(MaskableActorCriticPolicy):
 
     def __init__(self, *args: Any, plan_prior: bool = False,
                  discard_prior: dict[str, Any] | None = None, prior_scale: float = 1.0,
+                 plan_open_start: float = 0.0,
                  **kwargs: Any) -> None:
         self.use_plan_prior = plan_prior
+        self.plan_open_start = float(plan_open_start)
         self.discard_prior_spec = discard_prior
         self.prior_scale = float(prior_scale)
         super().__init__(*args, **kwargs)
@@ -214,7 +220,7 @@ class LeanMaskablePolicy(MaskableActorCriticPolicy):
         super()._build(lr_schedule)
         # after the optimizer exists: rebuild it so it also trains the priors' weights
         if self.use_plan_prior:
-            self.plan_prior = PlanPrior(self.prior_scale)
+            self.plan_prior = PlanPrior(self.prior_scale, self.plan_open_start)
         if self.discard_prior_spec is not None:
             self.discard_prior = DiscardPrior(self.discard_prior_spec, self.prior_scale)
         if self.use_plan_prior or self.discard_prior_spec is not None:
@@ -237,6 +243,7 @@ class LeanMaskablePolicy(MaskableActorCriticPolicy):
         data["plan_prior"] = self.use_plan_prior
         data["discard_prior"] = self.discard_prior_spec
         data["prior_scale"] = self.prior_scale
+        data["plan_open_start"] = self.plan_open_start
         return data
 
     def action_logits(self, obs: torch.Tensor) -> torch.Tensor:

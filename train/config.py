@@ -165,6 +165,10 @@ class PPOConfig(SelfPlayConfig):
     """With ``obs_features: hand+discard``: each discard move's logit gets a learned weighted
     sum of that card's keep value, danger, table fit, held-for-opening count and hand penalty,
     starting at the planner's own weights (``agents.discard_prior``)."""
+    plan_open_start: float = Field(0.0, ge=0)
+    """The plan prior's starting bonus (in logits) for a meld that follows the hand's plan
+    while the hand can open (``agents.ppo_net.PlanPrior``); learned from there. A clone
+    started at 0 leaves about one turn in ten that could open without opening."""
     prior_lr_scale: float = Field(1.0, gt=0)
     """How many times faster than the network's weights the priors' coefficients move
     (``agents.ppo_net.LeanMaskablePolicy``'s ``prior_scale``): Adam steps every parameter
