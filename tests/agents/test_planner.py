@@ -106,3 +106,36 @@ def test_planner__acts_legally_in_states_other_players_lead_to(preset, players):
     data = collect(r, "planner", 1500, seed=11, num_deals=16, driver=make_agent("random", r))
     rows = np.arange(len(data))
     assert data.legal(rows)[rows, data.action].all()
+
+
+@pytest.mark.parametrize("preset", ["cz", "sk"])
+def test_planner__opens_in_every_turn_its_hand_features_say_it_can(preset):
+    """Whenever a seat's hand features say ``can_open`` at the first decision after its
+    draw, the planner ends that turn opened: the planner and the features' search agree
+    on what an opening is (a learned agent is measured by the turns it leaves unopened)."""
+    from agents.hand_features import HAND_FEATURES, SCALARS, augment
+    from zolik_env.rummy import game
+    from zolik_env.rummy.observe import observe
+
+    rule_set = rules.preset(preset)
+    planner, rng = PlannerPolicy(rule_set), np.random.default_rng(0)
+    state = game.init(rule_set, np.arange(16) + 4242)
+    could_open = {}  # (deal, seat) -> can_open at the first decision after the draw
+    judged = 0
+    for _ in range(1500):
+        if state.done.all():
+            break
+        obs = observe(rule_set, state, state.current)
+        mask = game.legal_action_mask(rule_set, state)
+        can_open = augment(obs, rule_set, "hand")[:, -HAND_FEATURES + SCALARS.index("can_open")]
+        for deal in np.flatnonzero(~state.done):
+            key = (int(deal), int(state.current[deal]))
+            opened = bool(state.opened[deal, key[1]])
+            if mask[deal, A.DRAW_STOCK]:
+                if could_open.pop(key, False):
+                    assert opened, f"deal {deal}: seat {key[1]} could open and did not"
+                    judged += 1
+            elif key not in could_open:
+                could_open[key] = not opened and can_open[deal] > 0
+        state = game.step(rule_set, state, planner.act_batch(obs, mask, rng))[0]
+    assert judged >= 10  # the test saw turns that could open
