@@ -113,7 +113,7 @@ def test_planner__opens_in_every_turn_its_hand_features_say_it_can(preset):
     """Whenever a seat's hand features say ``can_open`` at the first decision after its
     draw, the planner ends that turn opened: the planner and the features' search agree
     on what an opening is (a learned agent is measured by the turns it leaves unopened)."""
-    from agents.hand_features import HAND_FEATURES, SCALARS, augment
+    from agents.hand_features import SCALARS, hand_features
     from zolik_env.rummy import game
     from zolik_env.rummy.observe import observe
 
@@ -127,7 +127,7 @@ def test_planner__opens_in_every_turn_its_hand_features_say_it_can(preset):
             break
         obs = observe(rule_set, state, state.current)
         mask = game.legal_action_mask(rule_set, state)
-        can_open = augment(obs, rule_set, "hand")[:, -HAND_FEATURES + SCALARS.index("can_open")]
+        can_open = hand_features(obs, rule_set)[:, SCALARS.index("can_open")]
         for deal in np.flatnonzero(~state.done):
             key = (int(deal), int(state.current[deal]))
             opened = bool(state.opened[deal, key[1]])
