@@ -72,7 +72,8 @@ class PlanPrior(torch.nn.Module):
     ``source`` maps every move to its value (or to none), so the bonus of the legal moves
     alone is a lookup (``at``) and the full table a gather (``forward``)."""
 
-    def __init__(self, scale: float = 1.0, open_start: float = 0.0) -> None:
+    def __init__(self, scale: float = 1.0, open_start: float = 0.0,
+                 pending_start: float | None = None) -> None:
         super().__init__()
         self.scale = float(scale)  # see ``LeanMaskablePolicy``'s ``prior_scale``
         counts = torch.as_tensor(A.MELD_PATTERN_COUNTS, dtype=torch.float32)  # (P, 53)
@@ -91,8 +92,11 @@ class PlanPrior(torch.nn.Module):
         # same test as ``_within``'s, one pattern at a time
         self.register_buffer("needs", (self.needs_one + self.needs_two).T.contiguous(),
                              persistent=False)
-        start = torch.zeros(2, len(_GROUPS))
+        start = torch.zeros(2 if pending_start is None else 3, len(_GROUPS))
         start[1, _GROUPS.index("meld")] = open_start  # a plan meld while the hand can open
+        if pending_start is not None:  # while an opening is under way: lay the plan, keep it
+            start[2] = -pending_start
+            start[2, _GROUPS.index("meld")] = pending_start
         self.weight = torch.nn.Parameter(start / self.scale)
 
     def values(self, obs: torch.Tensor) -> torch.Tensor:
@@ -107,14 +111,16 @@ class PlanPrior(torch.nn.Module):
 
     @property
     def coefficients(self) -> torch.Tensor:
-        """(2, groups): each group's bonus, and its addition when the hand can open."""
-        return self.weight * self.scale
+        """(3, groups): each group's bonus, its addition when the hand can open, and its
+        addition while an opening is under way (zeros for a prior without that row)."""
+        c = self.weight * self.scale
+        return torch.nn.functional.pad(c, (0, 0, 0, 3 - len(c)))
 
     def at(self, obs: torch.Tensor, rows: torch.Tensor, moves: torch.Tensor,
            coefficients: torch.Tensor | None = None) -> torch.Tensor:
         """(N,) the bonus of move ``moves[i]`` in row ``rows[i]``: ``forward(obs)[rows,
         moves]``, with the meld test made only for the meld moves asked for.
-        ``coefficients`` (B, 2, groups), one set per row, replace the prior's own."""
+        ``coefficients`` (B, 3, groups), one set per row, replace the prior's own."""
         runs, sets, plan, hand, weight = self._parts(obs, coefficients)
         bonus = bonus_at(self._other_values(plan, hand, weight), self.other_source, rows, moves)
         asked = torch.nonzero((moves >= A.MELD_BASE) & (moves < A.LAYOFF_BASE))[:, 0]
@@ -130,8 +136,11 @@ class PlanPrior(torch.nn.Module):
         features = obs[:, -HAND_FEATURES:]
         runs, sets = features[:, PLAN_RUNS], features[:, PLAN_SETS]
         can_open = features[:, SCALARS.index("can_open")]
+        # an opening under way: the hand can open and still needs points (not opened yet)
+        pending = can_open * (features[:, SCALARS.index("need_points")] > 0)
         c = self.coefficients if coefficients is None else coefficients
-        weight = c[..., 0, :] + c[..., 1, :] * can_open[:, None]
+        weight = (c[..., 0, :] + c[..., 1, :] * can_open[:, None]
+                  + c[..., 2, :] * pending[:, None])
         return runs, sets, runs + sets, obs[:, :NUM_KINDS], weight
 
     def _other_values(self, plan: torch.Tensor, hand: torch.Tensor,
@@ -208,10 +217,12 @@ class LeanMaskablePolicy(MaskableActorCriticPolicy):
 
     def __init__(self, *args: Any, plan_prior: bool = False,
                  discard_prior: dict[str, Any] | None = None, prior_scale: float = 1.0,
-                 plan_open_start: float = 0.0,
+                 plan_open_start: float = 0.0, plan_pending_start: float | None = None,
                  **kwargs: Any) -> None:
         self.use_plan_prior = plan_prior
         self.plan_open_start = float(plan_open_start)
+        self.plan_pending_start = (None if plan_pending_start is None
+                                   else float(plan_pending_start))
         self.discard_prior_spec = discard_prior
         self.prior_scale = float(prior_scale)
         super().__init__(*args, **kwargs)
@@ -220,7 +231,8 @@ class LeanMaskablePolicy(MaskableActorCriticPolicy):
         super()._build(lr_schedule)
         # after the optimizer exists: rebuild it so it also trains the priors' weights
         if self.use_plan_prior:
-            self.plan_prior = PlanPrior(self.prior_scale, self.plan_open_start)
+            self.plan_prior = PlanPrior(self.prior_scale, self.plan_open_start,
+                                        self.plan_pending_start)
         if self.discard_prior_spec is not None:
             self.discard_prior = DiscardPrior(self.discard_prior_spec, self.prior_scale)
         if self.use_plan_prior or self.discard_prior_spec is not None:
@@ -244,6 +256,7 @@ class LeanMaskablePolicy(MaskableActorCriticPolicy):
         data["discard_prior"] = self.discard_prior_spec
         data["prior_scale"] = self.prior_scale
         data["plan_open_start"] = self.plan_open_start
+        data["plan_pending_start"] = self.plan_pending_start
         return data
 
     def action_logits(self, obs: torch.Tensor) -> torch.Tensor:

@@ -169,6 +169,11 @@ class PPOConfig(SelfPlayConfig):
     """The plan prior's starting bonus (in logits) for a meld that follows the hand's plan
     while the hand can open (``agents.ppo_net.PlanPrior``); learned from there. A clone
     started at 0 leaves about one turn in ten that could open without opening."""
+    plan_pending_start: float | None = Field(None, ge=0)
+    """With a number: the plan prior gets a third set of coefficients, for the decisions of
+    an opening under way (the hand can open and still needs points), starting at that many
+    logits for a plan meld and minus that many for the other groups (a lay-off of a card
+    the plan needs, a discard); null: no such set (``agents.ppo_net.PlanPrior``)."""
     prior_lr_scale: float = Field(1.0, gt=0)
     """How many times faster than the network's weights the priors' coefficients move
     (``agents.ppo_net.LeanMaskablePolicy``'s ``prior_scale``): Adam steps every parameter

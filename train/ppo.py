@@ -106,6 +106,7 @@ def _new_model(cfg: PPOConfig, env: Any) -> Any:
                                        if cfg.discard_prior else None),
                      "prior_scale": cfg.prior_lr_scale,
                      "plan_open_start": cfg.plan_open_start,
+                     "plan_pending_start": cfg.plan_pending_start,
                      "features_extractor_kwargs": {"scale": scale,
                                                    "features": cfg.obs_features,
                                                    "feature_version": FEATURE_VERSION,

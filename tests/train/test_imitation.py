@@ -86,6 +86,7 @@ def test_collect__a_planner_with_changed_weights_teaches_its_own_moves():
     ("teacher_epochs", 0, "teacher_epochs=0 must be > 0"),
     ("teacher_learning_rate", -1.0e-3, "teacher_learning_rate=-0.001 must be > 0"),
     ("plan_open_start", -2, "plan_open_start=-2 must be >= 0"),
+    ("plan_pending_start", -3, "plan_pending_start=-3 must be >= 0"),
 ])
 def test_config__bad_warm_start_values_are_named(key, value, message):
     with pytest.raises(ValueError, match=message):
@@ -109,20 +110,29 @@ def test_new_model__the_discard_prior_starts_at_a_planner_teacher_s_weights(teac
     assert planner_weights(False, weights)[danger_at] == danger * planner_weights(False)[danger_at]
 
 
-@pytest.mark.parametrize("start", [0.0, 16.0])
-def test_new_model__the_plan_prior_s_opening_meld_bonus_starts_at_plan_open_start(start):
-    """Only the bonus of a plan meld while the hand can open starts away from zero."""
+@pytest.mark.parametrize(("start", "pending"), [(0.0, None), (16.0, None), (16.0, 8.0),
+                                               (0.0, 0.0)])
+def test_new_model__the_plan_prior_starts_at_plan_open_start_and_plan_pending_start(start,
+                                                                                    pending):
+    """Only the bonus of a plan meld while the hand can open starts away from zero, and,
+    with ``plan_pending_start``, the third row (an opening under way): + for a plan meld,
+    - for every other group. Without it the prior keeps two rows, as networks saved
+    before it."""
     from train.ppo import _new_model
     from train.selfplay import OpponentPool, PoolVecEnv
 
     cfg = load_config("configs/ppo/cz_2p.yaml", {"num_envs": 2, "n_steps": 32, "batch_size": 64,
-                                                "net_arch": [16], "plan_open_start": start})
+                                                "net_arch": [16], "plan_open_start": start,
+                                                "plan_pending_start": pending})
     env = PoolVecEnv(2, CZ, OpponentPool(CZ, cfg.pool, cfg.pool_size, 1), "score", 1,
                      features=cfg.obs_features)
-    coefficients = _new_model(cfg, env).policy.plan_prior.coefficients.detach()
-    expected = np.zeros((2, 5))
+    prior = _new_model(cfg, env).policy.plan_prior
+    expected = np.zeros((3, 5))
     expected[1, 0] = start  # (can_open term, meld group)
-    np.testing.assert_array_equal(coefficients.numpy(), expected)
+    if pending is not None:
+        expected[2] = [pending, -pending, -pending, -pending, -pending]
+    np.testing.assert_array_equal(prior.coefficients.detach().numpy(), expected)
+    assert prior.weight.shape == (2 if pending is None else 3, 5)
 
 
 def test_clone__learns_the_teacher_s_moves(small, tmp_path):

@@ -1,6 +1,7 @@
 """``agents.ppo_net.LeanMaskablePolicy`` computes what sb3-contrib's masked policy does."""
 
 import numpy as np
+import pytest
 import torch
 from gymnasium import spaces
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
@@ -85,7 +86,7 @@ def test_lean__without_masks_every_move_counts():
     torch.testing.assert_close(got[2], want[2], rtol=1e-5, atol=1e-5)
 
 
-def _plan_obs(hand, runs, sets, can_open=0, base=60):
+def _plan_obs(hand, runs, sets, can_open=0, base=60, need_points=0.0):
     """A (1, base + HAND_FEATURES) scaled observation: hand counts first, features last."""
     from agents import hand_features as hf
     from zolik_env.rummy.cards import parse_cards
@@ -99,6 +100,7 @@ def _plan_obs(hand, runs, sets, can_open=0, base=60):
     for card in parse_cards(sets):
         features[hf.PLAN_SETS.start + card] += 1
     features[hf.SCALARS.index("can_open")] = can_open
+    features[hf.SCALARS.index("need_points")] = need_points
     return obs
 
 
@@ -128,6 +130,32 @@ def test_plan_prior__rewards_exactly_the_moves_that_follow_the_plan():
     with_jokers = prior(_plan_obs(hand, runs="AH 2H JK", sets="", can_open=1))[0]
     assert with_jokers[move("layoff JK on 2 high")] == 4 + 40
     assert with_jokers[move("layoff AH on 1 high")] == 3 + 30
+
+
+@pytest.mark.parametrize(("can_open", "need_points", "pending"),
+                         [(1, 0.27, True), (1, 0.0, False), (0, 0.27, False), (0, 0.0, False)])
+def test_plan_prior__the_third_row_counts_only_while_an_opening_is_under_way(can_open,
+                                                                            need_points,
+                                                                            pending):
+    """An opening under way: the hand can open and still needs points. The third row adds
+    to the first two there and nowhere else, in the full table and at chosen moves."""
+    from agents.ppo_net import PlanPrior
+    from zolik_env.rummy.actions import string_to_action as move
+
+    two, three = PlanPrior(), PlanPrior(pending_start=0.0)
+    with torch.no_grad():
+        for prior in (two, three):
+            prior.weight[0] = torch.tensor([1.0, 2.0, 3.0, 4.0, 5.0])
+            prior.weight[1] = torch.tensor([10.0, 20.0, 30.0, 40.0, 50.0])
+        three.weight[2] = torch.tensor([100.0, -200.0, -300.0, -400.0, -500.0])
+    obs = _plan_obs("4C 5C 6C 9S JK", runs="4C 5C 6C JK", sets="", can_open=can_open,
+                    need_points=need_points)
+    moves = [move(m) for m in ("meld 4C 5C 6C", "layoff 6C on 3", "discard 9S",
+                               "layoff JK on 2 high", "discard 4C", "draw stock")]
+    third = torch.tensor([100.0, -200.0, -500.0, -400.0, 0.0, 0.0]) * pending
+    torch.testing.assert_close(three(obs)[0, moves], two(obs)[0, moves] + third)
+    rows = torch.zeros(len(moves), dtype=torch.long)
+    torch.testing.assert_close(three.at(obs, rows, torch.tensor(moves)), three(obs)[0, moves])
 
 
 def test_plan_prior__every_path_gives_the_same_distribution():
