@@ -28,9 +28,15 @@ the plan, a discard when the hand holds more of that card than the plan uses. Th
 is ``w[g] + v[g] * can_open`` for each group ``g`` of moves (melds, lay-offs, high
 aces, jokers, discards): ten numbers learned with the network, zero at the start but
 ``v[meld]``, which starts at ``plan_open_start`` (a clone started at 0 left about one
-turn in ten that could open without opening: the planner leaves none). The network no
-longer has to rediscover, from 2,658 independent logits, which meld patterns a plan of
-53 card counts allows; it weighs the plan against everything else it sees.
+turn in ten that could open without opening: the planner leaves none). With
+``plan_pending_start`` a third term ``u[g] * pending`` joins them, ``pending`` = the hand
+can open and still needs points, so an opening is under way: ``can_open`` is also 1 once
+the seat has opened, and the two terms alone cannot tell "lay off a planned card now"
+(after the opening) from "lay off a card the opening still needs". ``u`` starts at
+``+plan_pending_start`` for melds and minus that for the other groups; networks saved
+without it have two rows, and read the third as zeros. The network no longer has to
+rediscover, from 2,658 independent logits, which meld patterns a plan of 53 card counts
+allows; it weighs the plan against everything else it sees.
 """
 
 from __future__ import annotations

@@ -65,7 +65,18 @@ def is_agent_spec(name: str) -> bool:
     if name in BASELINES:
         return True
     kind, _, argument = name.partition(":")
-    return bool(argument) and (kind in ("planner", "pretrained", "ppo", "rllib") or "." in kind)
+    if kind == "planner" and argument:
+        return _parses_as_planner_weights(argument)
+    return bool(argument) and (kind in ("pretrained", "ppo", "rllib") or "." in kind)
+
+
+def _parses_as_planner_weights(argument: str) -> bool:
+    """Whether ``planner:ARGUMENT`` names known planner weights with numeric values."""
+    try:
+        parse_weights(argument)
+    except ValueError:
+        return False
+    return True
 
 
 def check_exp_name(name: str) -> str:

@@ -31,6 +31,8 @@ def test_config__unknown_key_is_an_error(tmp_path):
 @pytest.mark.parametrize("raw, match", [
     ({"pool": {"latest": 1, "grredy": 1}}, "grredy"),
     ({"pool": {"latest": 0}}, "positive sum"),
+    ({"pool": {"latest": 1, "planner:kepe=0.8": 1}}, r"unknown entries \['planner:kepe=0.8'\]"),
+    ({"eval_opponents": ["planner:keep=much"]}, "planner:keep=much"),
     ({"players": 5}, "num_players"),
     ({"rule_options": {"opening_pionts": 3}}, "opening_pionts"),
     ({"eval_opponents": ["ppo"]}, "eval_opponents"),
