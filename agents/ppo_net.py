@@ -142,7 +142,8 @@ class PlanPrior(torch.nn.Module):
         features = obs[:, -HAND_FEATURES:]
         runs, sets = features[:, PLAN_RUNS], features[:, PLAN_SETS]
         can_open = features[:, SCALARS.index("can_open")]
-        # an opening under way: the hand can open and still needs points (not opened yet)
+        # an opening under way: the hand can open and still needs points. (A cz turn that
+        # has laid the points but not yet its clean run needs none, so it does not count.)
         pending = can_open * (features[:, SCALARS.index("need_points")] > 0)
         c = self.coefficients if coefficients is None else coefficients
         weight = (c[..., 0, :] + c[..., 1, :] * can_open[:, None]

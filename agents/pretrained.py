@@ -57,17 +57,20 @@ def network(net_arch: list[int], rules: RuleSet, features: str = "",
             plan_prior: bool = False, feature_version: int = FEATURE_VERSION,
             critic_extra: int = 0, discard_prior: bool = False,
             prior_scale: float = 1.0,
-            prior_spec: dict[str, Any] | None = None) -> LeanMaskablePolicy:
+            prior_spec: dict[str, Any] | None = None,
+            plan_pending: bool = False) -> LeanMaskablePolicy:
     """An untrained actor-critic of the trainer's shape for ``rules`` (observations with
     the ``features`` of ``agents.hand_features`` appended; ``plan_prior``,
     ``discard_prior`` and a privileged critic of ``critic_extra`` entries: see
     ``agents.ppo_net``); ``prior_spec``: a saved discard prior's spec (default: the
-    rules' own)."""
+    rules' own); ``plan_pending``: the plan prior has its third row
+    (``plan_pending_start``; its start does not matter to a network about to be loaded)."""
     space = training_space(rules, features, critic_extra > 0)
     spec = (prior_spec or discard_prior_spec(rules)) if discard_prior else None
     return LeanMaskablePolicy(space, spaces.Discrete(NUM_ACTIONS),
                               lambda _: 0.0, net_arch=list(net_arch), plan_prior=plan_prior,
                               discard_prior=spec, prior_scale=prior_scale,
+                              plan_pending_start=0.0 if plan_pending else None,
                               features_extractor_class=ScaledObs,
                               features_extractor_kwargs={
                                   "scale": obs_scale(rules, features,
@@ -91,6 +94,7 @@ def pack(policy: Any, rules: RuleSet) -> dict[str, Any]:
             "discard_prior": getattr(policy, "discard_prior_spec", None) is not None,
             "discard_prior_spec": getattr(policy, "discard_prior_spec", None),
             "prior_scale": float(getattr(policy, "prior_scale", 1.0)),
+            "plan_pending": getattr(policy, "plan_pending_start", None) is not None,
             "state_dict": weights}
 
 
@@ -106,7 +110,8 @@ def unpack(saved: dict[str, Any], rules: RuleSet, name: str) -> LeanMaskablePoli
                   bool(saved.get("plan_prior", False)),
                   int(saved.get("feature_version", UNRECORDED_VERSION)),
                   int(saved.get("critic_extra", 0)), bool(saved.get("discard_prior", False)),
-                  float(saved.get("prior_scale", 1.0)), saved.get("discard_prior_spec"))
+                  float(saved.get("prior_scale", 1.0)), saved.get("discard_prior_spec"),
+                  bool(saved.get("plan_pending", False)))
     net.load_state_dict({k: v.float() if v.is_floating_point() else v
                          for k, v in saved["state_dict"].items()})
     net.optimizer = None  # a player needs no Adam state

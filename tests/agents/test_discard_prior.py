@@ -116,22 +116,28 @@ def test_the_bonus_touches_only_discards_and_follows_its_weights():
     assert want[1] == 0.2 and want[12] == 1.0  # a two and a king
 
 
-def test_a_network_with_the_prior_trains_it_and_ships_it():
+@pytest.mark.parametrize("plan_pending", [False, True])
+def test_a_network_with_the_prior_trains_it_and_ships_it(plan_pending):
+    """Shipped as a bot (float16), a network keeps its logits: with the discard prior and
+    with or without the plan prior's third row."""
     from agents.pretrained import network, pack, unpack
 
     rule_set = rules.preset("cz")
     obs, masks = planner_positions(rule_set, deals=4, moves=80)
-    net = network([16], rule_set, FEATURES, plan_prior=True, discard_prior=True)
+    net = network([16], rule_set, FEATURES, plan_prior=True, discard_prior=True,
+                  plan_pending=plan_pending)
     assert any(p is net.discard_prior.weight for p in net.optimizer.param_groups[0]["params"])
     with torch.no_grad():
         net.discard_prior.weight.add_(0.5)
+        net.plan_prior.weight.add_(0.25)
         logits = net.action_logits(torch.as_tensor(augment(obs, rule_set, FEATURES)))
     shipped = unpack(pack(net, rule_set), rule_set, "test")
     with torch.no_grad():
         again = shipped.action_logits(torch.as_tensor(augment(obs, rule_set, FEATURES)))
     torch.testing.assert_close(again, logits, atol=0.05, rtol=0.01)  # float16 weights
     assert shipped.discard_prior.near_out == 4
-    plain = network([16], rule_set, FEATURES, plan_prior=True)
+    assert shipped.plan_prior.weight.shape == net.plan_prior.weight.shape
+    plain = network([16], rule_set, FEATURES, plan_prior=True, plan_pending=plan_pending)
     plain.load_state_dict({k: v for k, v in net.state_dict().items()
                            if not k.startswith("discard_prior")})
     with torch.no_grad():
