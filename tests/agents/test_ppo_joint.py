@@ -59,6 +59,22 @@ def test_joint_pass_equals_each_networks_own(positions):
     assert not np.allclose(got[owner == 0], other.numpy(), atol=1e-3)
 
 
+def test_networks_with_and_without_the_plan_prior_s_third_row_share_a_pass(positions):
+    """The third row (``plan_pending_start``) is read as zeros for a network without it,
+    so such networks may share a key and a pass and each keep their own moves."""
+    rule_set, obs, masks = positions
+    nets = snapshots(rule_set, 2) + snapshots(rule_set, 1, plan_pending=True)
+    assert [tuple(n.plan_prior.weight.shape) for n in nets] == [(2, 5), (2, 5), (3, 5)]
+    assert joint_key(nets[0]) == joint_key(nets[2])
+    owner = np.arange(len(obs)) % 3
+    got = joint_probabilities(nets, obs, owner, masks)
+    for k, net in enumerate(nets):
+        mine = owner == k
+        with torch.no_grad():
+            want = net.legal_probabilities(torch.as_tensor(obs[mine]).float(), masks[mine])
+        np.testing.assert_allclose(got[mine], want.numpy(), rtol=1e-5, atol=1e-7)
+
+
 def test_only_networks_of_one_shape_and_prior_set_share_a_key(positions):
     rule_set = positions[0]
     a, b = snapshots(rule_set, 2)
