@@ -41,16 +41,21 @@ def snapshots(rule_set, n, **kwargs):
     return nets
 
 
-def test_joint_pass_equals_each_networks_own(positions):
-    rule_set, obs, masks = positions
-    nets = snapshots(rule_set, 3)
-    owner = np.random.default_rng(1).integers(0, 3, len(obs))
-    got = joint_probabilities(nets, obs, owner, masks)
+def assert_each_networks_own(got, nets, obs, owner, masks):
+    """Row ``i`` of ``got`` is ``nets[owner[i]]``'s own move distribution."""
     for k, net in enumerate(nets):
         mine = owner == k
         with torch.no_grad():
             want = net.legal_probabilities(torch.as_tensor(obs[mine]).float(), masks[mine])
         np.testing.assert_allclose(got[mine], want.numpy(), rtol=1e-5, atol=1e-7)
+
+
+def test_joint_pass_equals_each_networks_own(positions):
+    rule_set, obs, masks = positions
+    nets = snapshots(rule_set, 3)
+    owner = np.random.default_rng(1).integers(0, 3, len(obs))
+    got = joint_probabilities(nets, obs, owner, masks)
+    assert_each_networks_own(got, nets, obs, owner, masks)
     assert (got[~masks] == 0).all()
     # the snapshots really differ, so a mixed-up owner would be caught
     with torch.no_grad():
@@ -68,11 +73,7 @@ def test_networks_with_and_without_the_plan_prior_s_third_row_share_a_pass(posit
     assert joint_key(nets[0]) == joint_key(nets[2])
     owner = np.arange(len(obs)) % 3
     got = joint_probabilities(nets, obs, owner, masks)
-    for k, net in enumerate(nets):
-        mine = owner == k
-        with torch.no_grad():
-            want = net.legal_probabilities(torch.as_tensor(obs[mine]).float(), masks[mine])
-        np.testing.assert_allclose(got[mine], want.numpy(), rtol=1e-5, atol=1e-7)
+    assert_each_networks_own(got, nets, obs, owner, masks)
 
 
 def test_only_networks_of_one_shape_and_prior_set_share_a_key(positions):
