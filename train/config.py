@@ -184,7 +184,9 @@ class PPOConfig(SelfPlayConfig):
     """With a number: the plan prior gets a third set of coefficients, for the decisions of
     an opening under way (the hand can open and still needs points), starting at that many
     logits for a plan meld and minus that many for the other groups (a lay-off of a card
-    the plan needs, a discard); null: no such set (``agents.ppo_net.PlanPrior``)."""
+    the plan needs, a discard); null: no such set (``agents.ppo_net.PlanPrior``). A cz
+    turn that has laid the opening's points but not its clean run needs no more points,
+    so the set does not count there."""
     prior_lr_scale: float = Field(1.0, gt=0)
     """How many times faster than the network's weights the priors' coefficients move
     (``agents.ppo_net.LeanMaskablePolicy``'s ``prior_scale``): Adam steps every parameter
