@@ -8,7 +8,9 @@ unshaped; ``opened_vs_*``: it opened), the opponent mix (``pool/*``, which
 ``time/*``: seconds in the env step (core, masks, observations, opponents), in opponent
 policies alone, in the duplicate reference's moves, in the learner's forward passes, in
 PPO updates and in evaluation, plus
-``time/steps_per_s`` over the session.
+``time/steps_per_s`` over the session. With ``learning_rate_final`` or ``ent_coef_final``
+each update's values are set here first (``train.schedule``; logged as
+``train/learning_rate``, ``train/ent_coef`` and ``train/schedule_share``).
 """
 
 from __future__ import annotations
@@ -23,10 +25,11 @@ from typing import Any
 import numpy as np
 import torch
 from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.utils import ConstantSchedule
 from tqdm import tqdm
 
 from agents.ppo import PPOPolicy
-from train import resume_state
+from train import resume_state, schedule
 from train.config import PPOConfig
 from train.evaluate import append_rows, evaluate, format_table, plot_curve
 from train.selfplay import OpponentPool, PoolVecEnv
@@ -60,6 +63,7 @@ class TrainCallback(BaseCallback):
         self.cache: dict[str, Any] = {}
         self.resume_point: dict[str, Any] | None = None  # the state at this rollout's start
         self.rollout_complete = False
+        self.annealed_share: float | None = None  # of the last update, when annealing
 
     def _on_training_start(self) -> None:
         step, cfg = self.num_timesteps, self.cfg
@@ -69,6 +73,8 @@ class TrainCallback(BaseCallback):
         self.next_eval = _next(step, cfg.eval_every) if cfg.eval_every else None
         if not self.pool.snapshots:
             self._snapshot()
+        self.ppo_start = time.time()  # the schedule's minutes count from here
+        self.ppo_budget = self.budget - (self.ppo_start - self.start) if self.budget else None
         # with a time budget the bar counts the share of whichever budget (minutes or
         # total_steps) will stop the run first, and shows the step count beside it
         total, unit = (100, "%") if self.budget else (cfg.total_steps, "step")
@@ -89,6 +95,7 @@ class TrainCallback(BaseCallback):
         that has none (the warm start's ``step_0``)."""
         now = time.perf_counter()
         self.seconds["update"] += now - self.mark
+        self._log_annealed()
         self.resume_point = resume_state.capture(self.model, self.model.get_env(), self.env)
         step = self.num_timesteps
         checkpoint = self.run_dir / "checkpoints" / f"step_{step}.zip"
@@ -152,6 +159,7 @@ class TrainCallback(BaseCallback):
 
     def _on_rollout_end(self) -> None:
         self.rollout_complete = True
+        self._anneal()
         now = time.perf_counter()
         self.seconds["rollout"] += now - self.mark
         self.mark = now
@@ -172,6 +180,24 @@ class TrainCallback(BaseCallback):
             seen = self.outcomes["greedy"]
             self.bar.set_postfix(win_vs_greedy=f"{sum(o[0] for o in seen) / len(seen):.2f}",
                                  refresh=False)
+
+    def _anneal(self) -> None:
+        """Set the step size and entropy weight of the coming update (``train.schedule``)."""
+        if not schedule.is_scheduled(self.cfg):
+            return
+        share = schedule.share_done(self.num_timesteps, self.cfg.total_steps,
+                                    time.time() - self.ppo_start, self.ppo_budget)
+        now = schedule.settings(self.cfg, share)
+        self.model.lr_schedule = ConstantSchedule(now.learning_rate)
+        self.model.ent_coef = now.ent_coef
+        self.annealed_share = share
+
+    def _log_annealed(self) -> None:
+        """Log the annealed values of the update just made, beside SB3's
+        ``train/learning_rate`` of the same update."""
+        if self.annealed_share is not None:
+            self.logger.record("train/schedule_share", self.annealed_share)
+            self.logger.record("train/ent_coef", self.model.ent_coef)
 
     def profile(self) -> dict[str, float]:
         """Seconds per part of this session so far, and learner steps per second."""

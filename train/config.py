@@ -133,6 +133,9 @@ class SelfPlayConfig(ConfigModel):
     """PPO's clip on the probability ratio."""
     ent_coef: float = Field(0.001, ge=0)
     """Weight of the entropy bonus."""
+    ent_coef_final: float | None = Field(None, ge=0)
+    """With a number: the entropy weight at the end of the session, reached linearly from
+    ``ent_coef`` as ``learning_rate_final`` describes; null: constant."""
     vf_coef: float = Field(0.5, ge=0)
     """Weight of the value loss."""
     max_grad_norm: float = Field(0.5, gt=0)
@@ -215,6 +218,11 @@ class PPOConfig(SelfPlayConfig):
     """Passes over each rollout per update."""
     learning_rate: float = Field(1.0e-4, gt=0)
     """Adam step size of PPO."""
+    learning_rate_final: float | None = Field(None, gt=0)
+    """With a number: PPO's step size at the end of the session, reached linearly from
+    ``learning_rate`` as the session's budget is spent (the larger of its share of
+    ``total_steps`` and its share of the minutes left after the warm start;
+    ``train.schedule``); null: constant."""
     pool: dict[str, float] = Field(
         default_factory=lambda: {"latest": 0.3, "past": 0.2, "planner": 0.3, "greedy": 0.2})
     """Opponent mix, drawn per seat and deal: ``latest`` (newest snapshot of the learner),

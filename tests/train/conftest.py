@@ -27,3 +27,20 @@ def tiny_run(tmp_path_factory):
     """(config, RunResult) of one finished 128-step run."""
     cfg = tiny_config(tmp_path_factory.mktemp("tiny"))
     return cfg, ppo.run(cfg)
+
+
+def run_stopped_at(cfg, step, monkeypatch):
+    """``ppo.run(cfg)`` interrupted (as by Ctrl-C) at the first decision at or past
+    ``step``; the RunResult of that stopped session."""
+    from train.callbacks import TrainCallback
+
+    on_step = TrainCallback._on_step
+
+    def stopped(self):
+        if self.num_timesteps >= step:
+            raise KeyboardInterrupt
+        return on_step(self)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(TrainCallback, "_on_step", stopped)
+        return ppo.run(cfg)

@@ -43,6 +43,8 @@ def test_config__unknown_key_is_an_error(tmp_path):
     ({"ent_coef": -0.1}, "ent_coef=-0.1 must be >= 0"),
     ({"vf_coef": -1}, "vf_coef=-1 must be >= 0"),
     ({"learning_rate": 0}, "learning_rate=0 must be > 0"),
+    ({"learning_rate_final": 0}, "learning_rate_final=0 must be > 0"),
+    ({"ent_coef_final": -0.01}, "ent_coef_final=-0.01 must be >= 0"),
     ({"teacher": "oracle"}, "teacher='oracle': choose from planner, greedy"),
     ({"teacher_epochs": 0}, "teacher_epochs=0 must be > 0"),
     ({"exp_name": "../../x"}, "exp_name='../../x': use letters"),

@@ -14,7 +14,7 @@ import torch
 from sb3_contrib import MaskablePPO
 
 from agents.registry import make_agent
-from tests.train.conftest import tiny_config
+from tests.train.conftest import run_stopped_at, tiny_config
 from train import ppo, resume_state
 from zolik_env.envs.zolik_common import make_rules
 from zolik_env.rummy import game
@@ -147,20 +147,10 @@ def _same_weights(a, b):
 
 def test_resume__a_stopped_and_resumed_run_equals_an_uninterrupted_one(tmp_path, monkeypatch,
                                                                         capsys):
-    from train.callbacks import TrainCallback
-
     changes = {"total_steps": 320, "eval_every": 64, "pool_focus": 1.0}
     whole = ppo.run(tiny_config(tmp_path / "whole", **changes))
-    on_step = TrainCallback._on_step
-
-    def stopped_at_150(self):  # inside the third rollout (128..192), after the eval at 128
-        if self.num_timesteps >= 150:
-            raise KeyboardInterrupt
-        return on_step(self)
-
-    with monkeypatch.context() as patch:
-        patch.setattr(TrainCallback, "_on_step", stopped_at_150)
-        first = ppo.run(tiny_config(tmp_path / "parts", **changes))
+    # stopped inside the third rollout (128..192), after the eval at 128
+    first = run_stopped_at(tiny_config(tmp_path / "parts", **changes), 150, monkeypatch)
     assert first.steps == 128
     spare = tmp_path / "no_state"  # the same stopped run, its resume state lost
     shutil.copytree(first.run_dir, spare)
