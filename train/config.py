@@ -133,9 +133,6 @@ class SelfPlayConfig(ConfigModel):
     """PPO's clip on the probability ratio."""
     ent_coef: float = Field(0.001, ge=0)
     """Weight of the entropy bonus."""
-    ent_coef_final: float | None = Field(None, ge=0)
-    """With a number: the entropy weight at the end of the session, reached linearly from
-    ``ent_coef`` as ``learning_rate_final`` describes; null: constant."""
     vf_coef: float = Field(0.5, ge=0)
     """Weight of the value loss."""
     max_grad_norm: float = Field(0.5, gt=0)
@@ -223,6 +220,9 @@ class PPOConfig(SelfPlayConfig):
     ``learning_rate`` as the session's budget is spent (the larger of its share of
     ``total_steps`` and its share of the minutes left after the warm start;
     ``train.schedule``); null: constant."""
+    ent_coef_final: float | None = Field(None, ge=0)
+    """With a number: the entropy weight (``ent_coef``) at the end of the session, reached
+    linearly as for ``learning_rate_final``; null: constant."""
     pool: dict[str, float] = Field(
         default_factory=lambda: {"latest": 0.3, "past": 0.2, "planner": 0.3, "greedy": 0.2})
     """Opponent mix, drawn per seat and deal: ``latest`` (newest snapshot of the learner),
