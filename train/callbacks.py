@@ -39,16 +39,6 @@ def _next(step: int, every: int) -> int:
     return (step // every + 1) * every
 
 
-def budget_share(step: int, first_step: int, total_steps: int, elapsed_s: float,
-                 budget_s: float) -> float:
-    """How much of this session is done, 0..1: the larger of the steps share (from the
-    session's ``first_step`` to ``total_steps``) and the time share (``elapsed_s`` of
-    ``budget_s``), since whichever reaches 1 first stops the run."""
-    steps = (step - first_step) / (total_steps - first_step) if total_steps > first_step else 1.0
-    time_share = elapsed_s / budget_s if budget_s > 0 else 0.0
-    return min(1.0, max(steps, time_share, 0.0))
-
-
 class TrainCallback(BaseCallback):
     def __init__(self, cfg: PPOConfig, run_dir: pathlib.Path, env: PoolVecEnv,
                  pool: OpponentPool, save: Callable[..., pathlib.Path], start: float,
@@ -114,8 +104,8 @@ class TrainCallback(BaseCallback):
                                                         float(info["opened"])))
         step = self.num_timesteps
         if self.bar is not None and self.budget:
-            share = budget_share(step, self.first_step, self.cfg.total_steps,
-                                 time.time() - self.start, self.budget)
+            share = schedule.budget_share(step, self.first_step, self.cfg.total_steps,
+                                          time.time() - self.start, self.budget)
             self.bar.set_postfix(steps=step, refresh=False)
             self.bar.update(100 * share - self.bar.n)
         elif self.bar is not None:
@@ -185,8 +175,8 @@ class TrainCallback(BaseCallback):
         """Set the step size and entropy weight of the coming update (``train.schedule``)."""
         if not schedule.is_scheduled(self.cfg):
             return
-        share = schedule.share_done(self.num_timesteps, self.cfg.total_steps,
-                                    time.time() - self.ppo_start, self.ppo_budget)
+        share = schedule.budget_share(self.num_timesteps, 0, self.cfg.total_steps,
+                                      time.time() - self.ppo_start, self.ppo_budget)
         now = schedule.settings(self.cfg, share)
         self.model.lr_schedule = ConstantSchedule(now.learning_rate)
         self.model.ent_coef = now.ent_coef

@@ -33,11 +33,13 @@ def is_scheduled(cfg: PPOConfig) -> bool:
     return cfg.learning_rate_final is not None or cfg.ent_coef_final is not None
 
 
-def share_done(step: int, total_steps: int, elapsed_s: float, budget_s: float | None) -> float:
-    """0..1: the larger of ``step / total_steps`` and ``elapsed_s / budget_s``; ``budget_s``
-    None means no time budget, and a budget of 0 or less (the warm start took it all) is
-    spent."""
-    steps = step / total_steps
+def budget_share(step: int, first_step: int, total_steps: int, elapsed_s: float,
+                 budget_s: float | None) -> float:
+    """How much of a session is done, 0..1: the larger of the steps share (from
+    ``first_step`` to ``total_steps``) and the time share (``elapsed_s`` of ``budget_s``),
+    since whichever reaches 1 first stops the run. ``budget_s`` None means no time budget;
+    0 or less means it is spent (the warm start took it all)."""
+    steps = (step - first_step) / (total_steps - first_step) if total_steps > first_step else 1.0
     if budget_s is None:
         time_share = 0.0
     elif budget_s <= 0:

@@ -301,19 +301,6 @@ def test_hand_features__a_network_of_another_feature_version_is_refused(features
         PPOPolicy(model.policy, "old", rules=cfg.rules())
 
 
-def test_progress_bar__counts_whichever_budget_stops_the_run_first():
-    from train.callbacks import budget_share
-
-    # zolik main --steps 8192 --minutes 9: the steps stop it long before the minutes
-    assert budget_share(4096, 0, 8192, elapsed_s=60, budget_s=540) == 0.5
-    # the usual case: minutes run out long before total_steps
-    assert budget_share(100_000, 0, 5_000_000, elapsed_s=270, budget_s=540) == 0.5
-    # a resumed session counts from its own first step; never past 1
-    assert budget_share(3_000, 2_000, 4_000, elapsed_s=0, budget_s=60) == 0.5
-    assert budget_share(9_000, 0, 8_192, elapsed_s=10, budget_s=60) == 1.0
-    assert budget_share(10, 10, 10, elapsed_s=0, budget_s=60) == 1.0
-
-
 def test_bool_masks__train_exactly_as_sb3_contribs_float_masks(tmp_path, monkeypatch):
     from train import mask_buffer
 

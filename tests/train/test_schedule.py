@@ -11,13 +11,24 @@ from train import ppo, schedule
 from train.config import PPOConfig
 
 
-def test_share_done__the_larger_of_steps_and_minutes():
-    assert schedule.share_done(50, 200, elapsed_s=0.0, budget_s=None) == 0.25
-    assert schedule.share_done(50, 200, elapsed_s=30.0, budget_s=60.0) == 0.5
-    assert schedule.share_done(150, 200, elapsed_s=30.0, budget_s=60.0) == 0.75
-    # never past 1; a warm start that spent the whole budget leaves the final values
-    assert schedule.share_done(400, 200, elapsed_s=0.0, budget_s=None) == 1.0
-    assert schedule.share_done(0, 200, elapsed_s=0.0, budget_s=-5.0) == 1.0
+def test_budget_share__the_larger_of_steps_and_minutes():
+    assert schedule.budget_share(50, 0, 200, elapsed_s=0.0, budget_s=None) == 0.25
+    assert schedule.budget_share(50, 0, 200, elapsed_s=30.0, budget_s=60.0) == 0.5
+    assert schedule.budget_share(150, 0, 200, elapsed_s=30.0, budget_s=60.0) == 0.75
+    # zolik main --steps 8192 --minutes 9: the steps stop it long before the minutes
+    assert schedule.budget_share(4096, 0, 8192, elapsed_s=60, budget_s=540) == 0.5
+    # the usual case: minutes run out long before total_steps
+    assert schedule.budget_share(100_000, 0, 5_000_000, elapsed_s=270, budget_s=540) == 0.5
+
+
+def test_budget_share__counts_from_the_first_step_and_never_past_1():
+    # the progress bar of a resumed session counts from that session's first step
+    assert schedule.budget_share(3_000, 2_000, 4_000, elapsed_s=0, budget_s=60) == 0.5
+    assert schedule.budget_share(9_000, 0, 8_192, elapsed_s=10, budget_s=60) == 1.0
+    assert schedule.budget_share(10, 10, 10, elapsed_s=0, budget_s=60) == 1.0
+    assert schedule.budget_share(400, 0, 200, elapsed_s=0.0, budget_s=None) == 1.0
+    # a warm start that spent the whole budget leaves the final values
+    assert schedule.budget_share(0, 0, 200, elapsed_s=0.0, budget_s=-5.0) == 1.0
 
 
 def test_settings__linear_from_start_to_final_and_constant_without_final():
