@@ -21,6 +21,17 @@ def test_configs__default_yaml_matches_model_defaults():
     assert to_dict(load_config("configs/ppo/cz_2p.yaml")) == to_dict(PPOConfig())
 
 
+def test_configs__hour_recipe_is_the_default_with_the_measured_changes():
+    hour = to_dict(load_config("configs/ppo/cz_2p_hour.yaml"))
+    default = to_dict(PPOConfig())
+    changed = {key: hour[key] for key in hour if hour[key] != default[key]}
+    assert changed == {
+        "exp_name": "ppo_cz2p_hour", "learning_rate_final": 1e-5,
+        "teacher": "planner:keep=0.8,danger=3", "teacher_decisions": 1_000_000,
+        "teacher_epochs": 6, "torch_threads": 1, "plan_open_start": 16.0,
+        "pool": {"latest": 0.2, "past": 0.1, "planner": 0.7}}
+
+
 def test_config__unknown_key_is_an_error(tmp_path):
     path = tmp_path / "bad.yaml"
     path.write_text("preset: cz\ntotal_step: 10\n")
