@@ -4,6 +4,7 @@
     zolik strength pairs --pair pretrained:cz_2p planner --presets cz --players 2
     zolik strength ppo --run runs/ppo_cz2p__1__...   # a PPO run against greedy and planner
     zolik strength ppo --train-minutes 58            # train on --config first, then the same
+    zolik strength ppo --config cz_2p_hour --train-minutes 60 --seed 2
     zolik strength search --budgets 8,32,96 --deals 200 --workers 2   # pimc vs the planner
 
 Only parses arguments, then calls ``eval.strength`` (heuristic pairs, a Markdown table),
@@ -37,6 +38,10 @@ def build_parser() -> argparse.ArgumentParser:
     ppo.add_argument("--train-minutes", type=float,
                      help="first train on --config for this many minutes")
     ppo.add_argument("--config", default="cz_2p", help="YAML file or packaged config name")
+    ppo.add_argument("--seed", type=int,
+                     help="with --train-minutes: the training seed (default: the config's)")
+    ppo.add_argument("--set", action="append", metavar="KEY=VALUE", dest="overrides",
+                     help="with --train-minutes: override a config value (repeatable)")
     ppo.add_argument("--deals", type=int, default=400, help="duplicate deals per baseline")
     ppo.add_argument("--opponents", nargs="+", default=["greedy", "planner"])
     ppo.add_argument("--play", nargs="+", default=["sample", "argmax"],
@@ -115,16 +120,19 @@ def cmd_ppo(args: argparse.Namespace) -> int:
     _positive(args.deals, "--deals", "ppo")
     if args.train_minutes is not None:
         _positive(args.train_minutes, "--train-minutes", "ppo")
-        from cli.configs import resolve_config
-        from train.config import load_config
+        from cli.train import load_ppo_config
+        from train.config import parse_overrides
 
         try:
-            config = resolve_config(args.config, "ppo")
-            rule_set = load_config(config).rules()
+            overrides = parse_overrides(args.overrides)
         except ValueError as error:
             raise SystemExit(f"zolik strength ppo: {error}") from None
-        _check_specs(args.opponents, [rule_set], "ppo")
-        run_dir = train_run(config, args.train_minutes)
+        cfg = load_ppo_config("strength ppo", args.config, overrides, args.seed)
+        _check_specs(args.opponents, [cfg.rules()], "ppo")
+        run_dir = train_run(cfg, args.train_minutes)
+    elif args.overrides or args.seed is not None:
+        raise SystemExit("zolik strength ppo: --seed and --set go with --train-minutes "
+                         "(a run dir keeps the config it was trained with)")
     elif args.run:
         run_dir = pathlib.Path(args.run)
         if not (run_dir / "config.yaml").is_file():

@@ -59,12 +59,30 @@ def test_zolik__an_exit_status_passes_through(monkeypatch):
     (["strength", "ppo", "--train-minutes", "1", "--opponents", "nosuchagent"],
      "nosuchagent"),
     (["strength", "ppo", "--run", "."], "is not a run dir"),
+    (["strength", "ppo", "--run", ".", "--seed", "2"], "--seed and --set go with --train-minutes"),
+    (["strength", "ppo", "--train-minutes", "1", "--config", "nope"], "no ppo config 'nope'"),
+    (["strength", "ppo", "--train-minutes", "1", "--set", "seed"], "'seed' is not key=value"),
+    (["strength", "ppo", "--train-minutes", "1", "--set", "no_such_key=1"], "no_such_key"),
+    (["strength", "ppo", "--train-minutes", "1", "--set", "ent_coef=-1"], "ent_coef"),
 ])
 def test_strength__bad_arguments_fail_before_any_deal(capsys, argv, message):
     assert cli.main(argv) == 2
     err = capsys.readouterr().err
     assert err.startswith("zolik strength") and message in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_strength__seed_and_overrides_reach_the_training_run(monkeypatch, tmp_path):
+    import train.strength
+
+    trained = []
+    monkeypatch.setattr(train.strength, "train_run",
+                        lambda cfg, minutes: trained.append((cfg, minutes)) or tmp_path)
+    monkeypatch.setattr(train.strength, "benchmark", lambda *args: None)
+    assert cli.main(["strength", "ppo", "--config", "cz_2p_hour", "--train-minutes", "2",
+                     "--seed", "7", "--set", "num_envs=64"]) == 0
+    ((cfg, minutes),) = trained
+    assert (cfg.seed, cfg.num_envs, cfg.exp_name, minutes) == (7, 64, "ppo_cz2p_hour", 2)
 
 
 def test_zolik__debug_shows_the_traceback(monkeypatch):

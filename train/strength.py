@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from agents import ppo as ppo_agent
-from train.config import load_config
+from train.config import PPOConfig
 from train.evaluate import PLAY_MODES, evaluate_checkpoint, format_table, verdict
 from train.ppo import read_config, run
 from zolik_env.seeds import EVAL_SEED_START
@@ -56,9 +56,9 @@ def describe(prof: dict[str, float]) -> str:
     return "\n".join(lines)
 
 
-def train_run(config: str | pathlib.Path, minutes: float) -> pathlib.Path:
-    """Train on ``config`` for ``minutes``; the run dir."""
-    return run(load_config(config), minutes=minutes).run_dir
+def train_run(cfg: PPOConfig, minutes: float) -> pathlib.Path:
+    """Train a run of ``cfg`` for ``minutes``; the run dir."""
+    return run(cfg, minutes=minutes).run_dir
 
 
 def benchmark(run_dir: pathlib.Path, deals: int, opponents: Sequence[str],
