@@ -123,11 +123,8 @@ def cmd_ppo(args: argparse.Namespace) -> int:
         from cli.train import load_ppo_config
         from train.config import parse_overrides
 
-        try:
-            overrides = parse_overrides(args.overrides)
-        except ValueError as error:
-            raise SystemExit(f"zolik strength ppo: {error}") from None
-        cfg = load_ppo_config("strength ppo", args.config, overrides, args.seed)
+        cfg = load_ppo_config("strength ppo", args.config, parse_overrides(args.overrides),
+                              args.seed)
         _check_specs(args.opponents, [cfg.rules()], "ppo")
         run_dir = train_run(cfg, args.train_minutes)
     elif args.overrides or args.seed is not None:
