@@ -245,6 +245,7 @@ def test_browser__a_person_starts_a_game_plays_moves_and_comes_back(tmp_path):
     with _browser(app) as (browser, port):
         page = browser.new_page()
         page.goto(f"http://127.0.0.1:{port}/")
+        page.wait_for_selector("#settings[data-loaded]")  # the settings arrive after the page
         assert page.input_value("input[name=opponents]") == "greedy"  # zolik play's settings
         page.click("#new-game")
         page.wait_for_selector(".move")

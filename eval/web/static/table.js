@@ -226,6 +226,7 @@ $("skip").onclick = () => { skipping = true; };
     option.selected = spec === "planner";
     return option;
   }));
+  form.dataset.loaded = "settings";  // the form now holds the command's settings
   if (!game) return;
   try { view = await api("GET", `/api/games/${game.id}`); render(); }
   catch { game = null; localStorage.removeItem("zolik-game"); }
