@@ -2,10 +2,10 @@
 
 A spec is ``[NAME=]KIND[:ARGUMENT]``:
 
-- ``random``, ``greedy``, ``planner[:KEY=VALUE,...]`` (``agents.planner_weights``),
-  ``pimc[:KEY=VALUE,...]`` (search, ``agents.pimc``),
-  ``ppo:PATH``, ``rllib:PATH`` (``agents.rllib_policy``), ``pretrained:NAME`` (bots that ship,
-  ``agents.pretrained``) and kinds added with ``register``:
+- ``random``, ``greedy``, ``planner[:KEY=VALUE,...]`` (``agents.planner.planner_weights``),
+  ``pimc[:KEY=VALUE,...]`` (search, ``agents.search.pimc``),
+  ``ppo:PATH``, ``rllib:PATH`` (``agents.learned.rllib_policy``), ``pretrained:NAME``
+  (bots that ship, ``agents.learned.pretrained``) and kinds added with ``register``:
   a registered kind name always wins.
 - ``package.module:factory[:ARGUMENT]``: any other spec with a ``:`` is an import path.
   The module is imported and ``factory(rules)`` is called (``factory(rules, ARGUMENT)``
@@ -31,12 +31,12 @@ from zolik_env.rummy.options import RuleSet
 # name -> "module:factory"; a factory takes (rules, argument) and returns a Policy
 AGENTS: dict[str, str] = {
     "random": "agents.random_policy:make",
-    "ppo": "agents.ppo:make",
-    "rllib": "agents.rllib_policy:make",
-    "pretrained": "agents.pretrained:make",
-    "greedy": "agents.greedy:make",
-    "planner": "agents.planner:make",
-    "pimc": "agents.pimc:make",
+    "ppo": "agents.learned.ppo:make",
+    "rllib": "agents.learned.rllib_policy:make",
+    "pretrained": "agents.learned.pretrained:make",
+    "greedy": "agents.planner.greedy:make",
+    "planner": "agents.planner.planner:make",
+    "pimc": "agents.search.pimc:make",
 }
 
 _NAMED = re.compile(r"([\w.#+-]+)=(.+)")

@@ -1,5 +1,5 @@
 """``zolik bench-play``: how fast a bot's move reaches the web table's page
-(``eval.web.bench``).
+(``play.bench``).
 
     zolik bench-play [--agents greedy planner] [--presets cz] [--players 2 4] [--moves 300]
 """
@@ -10,7 +10,7 @@ import argparse
 
 from agents.registry import make_agent
 from cli.args import positive_int
-from eval.web import bench
+from play import bench
 from zolik_env.rummy import options
 
 

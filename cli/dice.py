@@ -63,7 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--batch", type=positive_int, nargs="+", default=[1, 4096],
                        help="batch sizes")
     bench.add_argument("--seconds", type=positive_float, default=2.0, help="time per cell")
-    train = sub.add_parser("train", help="MaskablePPO on solitaire (train.dice_ppo)")
+    train = sub.add_parser("train", help="MaskablePPO on solitaire (train.dice.ppo)")
     train.add_argument("--config", default="ppo_forced",
                        help="YAML file or packaged config name (default ppo_forced)")
     train.add_argument("--seed", type=int, help="override the config's seed")
@@ -140,7 +140,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 def make_agent(spec: str, rules: DiceRules) -> Any:
     """``optimal``, ``random`` or ``ppo:PATH`` -> an agent with ``act_batch``."""
-    from agents.dice import OptimalAgent, PPOAgent, RandomAgent
+    from agents.dice.players import OptimalAgent, PPOAgent, RandomAgent
 
     if spec == "optimal":
         return OptimalAgent(rules)
@@ -190,7 +190,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def cmd_train(args: argparse.Namespace) -> int:
-    from train import dice_ppo
+    from train.dice import ppo as dice_ppo
 
     if args.restart and not args.resume:
         raise SystemExit("zolik dice train: --restart goes with --resume RUN_DIR")
@@ -213,7 +213,7 @@ def cmd_train(args: argparse.Namespace) -> int:
 
 
 def cmd_curve(args: argparse.Namespace) -> int:
-    from train.dice_curve import CURVE_CSV, CURVE_PNG, curve
+    from train.dice.curve import CURVE_CSV, CURVE_PNG, curve
 
     try:
         rows = curve(args.run_dir, args.games, args.seed, _say)

@@ -3,7 +3,7 @@
     zolik export runs/ppo_cz2p__1__20261130-190213 --name cz_2p --deals 400
     zolik export --list                     # the bots that ship: name, rules, strength
 
-Writes ``agents/bots/NAME.pt`` (float16 weights), ``NAME.json`` and the model card
+Writes ``agents/learned/bots/NAME.pt`` (float16 weights), ``NAME.json`` and the model card
 ``NAME.md`` after measuring the exported bot on held-out duplicate deals
 (``train.export``). Then ``pretrained:NAME`` plays it in every command.
 """
@@ -28,7 +28,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def show_bots() -> int:
-    from agents import pretrained
+    from agents.learned import pretrained
 
     for name in pretrained.names():
         meta = pretrained.card(name)
@@ -54,5 +54,6 @@ def main(argv: list[str]) -> int:
     from train.export import export
 
     export(args.run, args.name, args.deals, note=args.note)
-    print(f"wrote agents/bots/{args.name}.pt, .json and .md: play it as pretrained:{args.name}")
+    print(f"wrote agents/learned/bots/{args.name}.pt, .json and .md: "
+          f"play it as pretrained:{args.name}")
     return 0

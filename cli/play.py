@@ -62,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         import uvicorn
 
-        from eval.web.server import create_app
+        from play.server import create_app
     except ImportError as err:
         parser.error(f"the web table needs the [play] extra: pip install -e '.[play]' ({err})")
     app = create_app(pathlib.Path(args.games), {

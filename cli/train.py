@@ -5,7 +5,7 @@
     zolik train --backend rllib [--config rllib/cz_2p] [--address auto]
 
 ``--backend sb3`` (the default) is the SB3 recipe (``train.ppo``); ``--backend rllib`` is
-RLlib's PPO on Ray (``train.rllib_ppo``, the ``[ray]`` extra; its configs are
+RLlib's PPO on Ray (``train.rllib.ppo``, the ``[ray]`` extra; its configs are
 ``configs/rllib/``). ``--resume`` finds the backend from the run dir.
 
 ``--resume`` continues from the newest checkpoint that loads (a damaged one is skipped
@@ -61,7 +61,7 @@ def resume_dir(path: str, restart: bool, command: str = "train") -> pathlib.Path
     ``restart``); otherwise one line naming what is missing (``zolik COMMAND: ...``)."""
     run_dir = pathlib.Path(path)
     if command == "train" and is_rllib_run(run_dir):
-        from agents.rllib_policy import checkpoints_of
+        from agents.learned.rllib_policy import checkpoints_of
 
         if not checkpoints_of(run_dir) and not restart:
             raise SystemExit(f"zolik {command}: {path} has no checkpoint to resume from; "
@@ -129,12 +129,12 @@ def main(argv: list[str] | None = None) -> int:
 
 def train_rllib(args: argparse.Namespace) -> int:
     """``zolik train --backend rllib``: the config (or the run dir's), then
-    ``train.rllib_ppo.run``; a missing extra, a bad value or an unreachable cluster ends
+    ``train.rllib.ppo.run``; a missing extra, a bad value or an unreachable cluster ends
     in one line."""
     try:
         import ray.rllib  # noqa: F401  (RLlib and what it needs: the [ray] extra)
 
-        from train import rllib_ppo
+        from train.rllib import ppo as rllib_ppo
     except ImportError:
         raise SystemExit("zolik train: --backend rllib needs the [ray] extra: "
                          "pip install -e '.[ray]' (scripts/setup.sh installs it)") from None

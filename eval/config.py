@@ -1,7 +1,7 @@
 """The evaluation config: a frozen, validated model loaded from YAML (``configs/eval/*.yaml``).
 
 Unknown keys and bad values raise ``ValueError`` naming the field, the value and the file
-(the kit's one config model, ``eval.config_model``). Evaluation deals never
+(the kit's one config model, ``zolik_env.config_model``). Evaluation deals never
 repeat training deals: the seed ranges (``zolik_env.seeds``) put training below
 ``TRAIN_SEED_LIMIT`` (10^9); evaluation deals start at ``EVAL_SEED_START`` (2·10^9) by
 default and may never reach below ``TRAIN_SEED_LIMIT``.
@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import Field, field_validator, model_validator
 
-from eval.config_model import ConfigModel, StrTuple, build, one_of, read_values
+from zolik_env.config_model import ConfigModel, StrTuple, build, one_of, read_values
 from zolik_env.rummy.options import PRESETS, RuleSet, preset
 from zolik_env.seeds import EVAL_SEED_START, TRAIN_SEED_LIMIT
 

@@ -1,6 +1,6 @@
 """The search agent's strength against its per-decision budget (``zolik strength search``).
 
-For each budget (``rollouts`` per decision, ``agents.pimc``) two measurements:
+For each budget (``rollouts`` per decision, ``agents.search.pimc``) two measurements:
 
 - **Strength**: ``pimc:rollouts=N`` against an opponent (default the planner) on held-out
   duplicate deals (``eval.tournament``: each deal once per seating), the mean score
@@ -29,9 +29,9 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 
-from agents.pimc import PIMCPolicy
-from agents.pimc import make as make_pimc
 from agents.registry import make_agent
+from agents.search.pimc import PIMCPolicy
+from agents.search.pimc import make as make_pimc
 from eval.tournament import evaluate
 from zolik_env.rummy import game
 from zolik_env.rummy.belief import InfoState

@@ -8,5 +8,5 @@ bash scripts/setup.sh
 # from the on-disk cache) before the test workers start: otherwise each worker would
 # compile them on a fresh checkout.
 .venv/bin/python -c "from zolik_env.rummy.game import compile_kernels; compile_kernels()
-from agents.hand_features import compile_kernels as compile_features; compile_features()"
+from agents.features.hand_features import compile_kernels as compile_features; compile_features()"
 exec .venv/bin/python -m pytest -n 2 -q "$@"

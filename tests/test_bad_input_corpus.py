@@ -228,7 +228,7 @@ def _ppo(tmp: Path, values: dict[str, Any]) -> Any:
 
 
 def _dice(tmp: Path, values: dict[str, Any]) -> Any:
-    from train.dice_ppo import load_config
+    from train.dice.ppo import load_config
     path = tmp / "dice.yaml"
     path.write_text(yaml.safe_dump(values))
     return load_config(path)
@@ -240,7 +240,7 @@ def _eval(tmp: Path, values: dict[str, Any]) -> Any:
 
 
 def _rllib(tmp: Path, values: dict[str, Any]) -> Any:
-    from train.rllib_ppo import load_config
+    from train.rllib.ppo import load_config
     path = tmp / "rllib.yaml"
     path.write_text(yaml.safe_dump(values))
     return load_config(path)
@@ -249,8 +249,8 @@ def _rllib(tmp: Path, values: dict[str, Any]) -> Any:
 def _config_classes() -> list[tuple[str, type, Callable[[Path, dict[str, Any]], Any], str]]:
     from eval.config import EvalConfig
     from train.config import PPOConfig
-    from train.dice_ppo import DicePPOConfig
-    from train.rllib_ppo import RllibConfig
+    from train.dice.ppo import DicePPOConfig
+    from train.rllib.ppo import RllibConfig
     return [("ppo", PPOConfig, _ppo, "my.yaml"), ("dice", DicePPOConfig, _dice, "dice.yaml"),
             ("eval", EvalConfig, _eval, "eval.yaml"),
             ("rllib", RllibConfig, _rllib, "rllib.yaml")]

@@ -102,7 +102,7 @@ def test_agent_modes__an_unknown_mode_is_an_error(spec):
 
 
 def test_ppo_sidecar__broken_json_names_the_file(tmp_path):
-    from agents.ppo import check_meta
+    from agents.learned.ppo import check_meta
     from zolik_env.rummy.rules import preset
 
     model = tmp_path / "model.zip"
@@ -133,7 +133,7 @@ def test_dice_eval__a_bad_agent_fails_before_the_solver(monkeypatch, capsys):
 
 
 def test_dice_config__a_zero_checkpoint_interval_is_an_error(tmp_path):
-    from train.dice_ppo import load_config
+    from train.dice.ppo import load_config
 
     path = tmp_path / "dice.yaml"
     path.write_text("checkpoint_every: 0\n")

@@ -52,7 +52,7 @@ def test_eval__killed_then_resumed_gives_the_uninterrupted_results(tmp_path):
                                     {"policy": "turn", "turn_hidden": [8]}], ids=["mlp", "turn"])
 def test_dice_train__killed_then_resumed_equals_an_uninterrupted_run(tmp_path, policy):
     from tests.train.test_ppo import _same_weights
-    from train import dice_ppo
+    from train.dice import ppo as dice_ppo
     from train.runlog import checkpoints, step_of
 
     config = tmp_path / "tiny.yaml"

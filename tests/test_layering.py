@@ -2,12 +2,15 @@
 or below, and the module import graph has no cycle.
 
 Floors, bottom up: the core (``zolik_env.rummy``, ``zolik_env.dice`` and the small
-shared modules directly under ``zolik_env``), the envs (``zolik_env.envs`` and the
-``zolik_v0``/``kostky_v0`` entry modules: PettingZoo and Gymnasium only), ``agents``,
-``eval``, ``train``, and the command package ``cli`` on top (it may import everything;
-nothing imports it). Every import counts, function-level ones included: there is no
-exemption for commands. The core imports no pettingzoo, gymnasium or training library;
-the envs import no training library.
+shared modules directly under ``zolik_env``), the envs (``zolik_env.envs``, the
+``zolik_v0``/``kostky_v0`` entry modules and the kit-wide ``zolik_env.config_model``:
+PettingZoo, Gymnasium, pydantic), ``agents``, ``eval``, ``train``, the web table ``play``,
+and the command package ``cli`` on top (it may import everything; nothing imports it).
+Inside ``agents`` the role subpackages are floors too (``AGENT_ROLES``): the shared
+modules directly under ``agents``, then search, features, planner, learned and dice.
+Every import counts, function-level ones included: there is no exemption for commands.
+The core imports no pettingzoo, gymnasium or training library; the envs import no
+training library.
 """
 
 import ast
@@ -19,8 +22,11 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("zolik_env", "agents", "eval", "train", "cli")
-FLOORS = ("core", "envs", "agents", "eval", "train", "cli")
+PACKAGES = ("zolik_env", "agents", "eval", "train", "play", "cli")
+FLOORS = ("core", "envs", "agents", "eval", "train", "play", "cli")
+# agents' role subpackages, bottom up ("" = the shared modules directly under agents)
+AGENT_ROLES = ("", "search", "features", "planner", "learned", "dice")
+MAX_MODULES_PER_FOLDER = 12
 TRAINING = ("torch", "stable_baselines3", "sb3_contrib")
 HEAVY = ("pettingzoo", "gymnasium", *TRAINING)
 # third-party packages each floor must not import (directly or in a function)
@@ -65,7 +71,7 @@ def test_loaded_top_modules__sees_what_an_import_pulls_in():
     # torch with the PPO agent.
     assert "numpy" in loaded_top_modules("import zolik_env.rummy.cards")
     assert "numpy" not in loaded_top_modules("import json")
-    assert "torch" in loaded_top_modules("import agents.ppo")
+    assert "torch" in loaded_top_modules("import agents.learned.ppo")
 
 
 def module_name(path, root):
@@ -138,7 +144,8 @@ def floor_of(name):
     if top != "zolik_env":
         return FLOORS.index(top)
     envs = name.startswith("zolik_env.envs") or name in ("zolik_env.zolik_v0",
-                                                          "zolik_env.kostky_v0")
+                                                          "zolik_env.kostky_v0",
+                                                          "zolik_env.config_model")
     return FLOORS.index("envs" if envs else "core")
 
 
@@ -231,8 +238,8 @@ def test_floor_violations__name_upward_and_banned_imports(tmp_path):
         "zolik_env/__init__.py": "",
         "zolik_env/rummy/game.py": "def f():\n    import torch\n",
         "zolik_env/envs/vec.py": "from stable_baselines3 import PPO\nimport gymnasium\n",
-        "agents/greedy.py": "from zolik_env.envs import vec\n",
-        "eval/harness.py": "from agents import greedy\n",
+        "agents/planner/greedy.py": "from zolik_env.envs import vec\n",
+        "eval/harness.py": "from agents.planner import greedy\n",
         "train/ppo.py": "from eval import harness\n",
         "cli/main.py": "import train.ppo\n",
         "eval/cli_like.py": "def main():\n    from cli import main\n",
@@ -270,3 +277,51 @@ def test_imported_packages__finds_every_import_form(tmp_path):
     )
     assert imported_packages(source) == {"os", "agents", "eval", "train", "torch"}
     assert "numpy" in imported_packages(ROOT / "zolik_env" / "rummy" / "cards.py")
+
+
+def role_of(name):
+    """Index in ``AGENT_ROLES`` of the agents module ``name``."""
+    parts = name.split(".")
+    role = parts[1] if len(parts) > 2 or (len(parts) == 2 and parts[1] in AGENT_ROLES) else ""
+    return AGENT_ROLES.index(role)
+
+
+def role_violations(graph):
+    """``"a -> b (role -> role)"`` for every agents module importing a higher role."""
+    return [f"{a} -> {b} ({AGENT_ROLES[role_of(a)] or 'agents'} -> "
+            f"{AGENT_ROLES[role_of(b)] or 'agents'})"
+            for a, targets in sorted(graph.items()) if a.split(".")[0] == "agents"
+            for b in sorted(targets)
+            if b.split(".")[0] == "agents" and role_of(b) > role_of(a)]
+
+
+def test_agents__roles_import_only_their_own_role_or_below():
+    graph, _ = import_graph(ROOT)
+    assert {"agents.search.hand_search", "agents.planner.planner"} <= set(graph)
+    assert role_violations(graph) == []
+
+
+def test_role_violations__name_an_upward_import(tmp_path):
+    write_tree(tmp_path, {
+        "agents/__init__.py": "",
+        "agents/base.py": "",
+        "agents/search/__init__.py": "",
+        "agents/search/pimc.py": "from agents import base\n",
+        "agents/features/__init__.py": "",
+        "agents/features/cards.py": "def f():\n    from agents.planner import choice\n",
+        "agents/planner/__init__.py": "",
+        "agents/planner/choice.py": "from agents.features import cards\n",
+    })  # fmt: skip
+    graph, _ = import_graph(tmp_path, ("agents",))
+    assert role_violations(graph) == ["agents.features.cards -> agents.planner.choice "
+                                      "(features -> planner)"]
+
+
+def test_product_folders__hold_at_most_twelve_modules_under_agents():
+    folders = [ROOT / "agents", *(ROOT / "agents" / r for r in AGENT_ROLES if r)]
+    counts = {f.name: len([p for p in f.glob("*.py") if p.name != "__init__.py"])
+              for f in folders}
+    assert set(counts) >= {"agents", "planner", "learned"}
+    assert max(counts.values()) <= MAX_MODULES_PER_FOLDER, counts
+    found = {p.parent.name for p in (ROOT / "agents").rglob("*.py")}
+    assert found <= {"agents", *AGENT_ROLES}, found  # every agents module sits in a role

@@ -23,7 +23,7 @@ def _one_line(capsys: Any) -> str:
 
 
 def test_dice_save__a_full_disk_leaves_no_temporary_file(tmp_path):
-    from train.dice_ppo import _save
+    from train.dice.ppo import _save
 
     class FullDisk:
         def save(self, path: Path) -> None:

@@ -28,7 +28,7 @@ from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.utils import ConstantSchedule
 from tqdm import tqdm
 
-from agents.ppo import PPOPolicy
+from agents.learned.ppo import PPOPolicy
 from train import resume_state, schedule
 from train.config import PPOConfig
 from train.evaluate import append_rows, evaluate, format_table, plot_curve

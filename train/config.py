@@ -3,7 +3,7 @@
 Unknown keys and bad values raise ``ValueError`` naming the field, the value and the file;
 ``--set key=value`` overrides are parsed as YAML values (``--set net_arch=[128,128]``) and
 validated like the file. The model and the loader are the kit's one config model,
-``eval.config_model``.
+``zolik_env.config_model``.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from typing import Any
 
 from pydantic import Field, field_validator, model_validator
 
-from agents.hand_features import check_features, has_hand_features
-from agents.planner_weights import DEFAULT_WEIGHTS, PlannerWeights, parse_weights
-from eval.config_model import (
+from agents.features.hand_features import check_features, has_hand_features
+from agents.planner.planner_weights import DEFAULT_WEIGHTS, PlannerWeights, parse_weights
+from zolik_env.config_model import (
     ConfigModel,
     IntTuple,
     StrTuple,
@@ -40,7 +40,7 @@ SPEC_FORMS = ("planner:KEY=VALUE,...", "pretrained:NAME", "ppo:PATH", "rllib:PAT
 
 def check_teacher(teacher: str) -> None:
     """A warm start's teacher: ``greedy``, ``planner`` or ``planner:KEY=VALUE,...`` (the
-    planner with some of its weights changed, ``agents.planner_weights``)."""
+    planner with some of its weights changed, ``agents.planner.planner_weights``)."""
     if not _known_teacher(teacher):
         raise ValueError(f"unknown teacher {teacher!r}: {TEACHER_CHOICES}")
     teacher_weights(teacher)
@@ -115,7 +115,7 @@ def check_eval_opponents(names: tuple[str, ...]) -> tuple[str, ...]:
 
 class SelfPlayConfig(ConfigModel):
     """What both Žolík trainers' configs share (``PPOConfig`` here, ``RllibConfig`` of
-    ``train.rllib_ppo``): the rules, PPO's loss and network, the session."""
+    ``train.rllib.ppo``): the rules, PPO's loss and network, the session."""
 
     preset: str = "cz"
     """Rules preset: cz, sk or jolly."""
@@ -162,40 +162,40 @@ class PPOConfig(SelfPlayConfig):
     """Potential-based reward shaping: this times the hand points the learner has shed
     since the deal began, / 100, as the potential (``train.zolik_vec``); 0 = none."""
     obs_features: str = "hand+discard"
-    """``hand``: append the hand features of ``agents.hand_features`` (the best melds of
+    """``hand``: append the hand features of ``agents.features.hand_features`` (the best melds of
     the own hand, whether it can open) to the learner's observation; ``hand+cards``: also
-    each card kind's keep value, danger and table fit (``agents.card_features``);
+    each card kind's keep value, danger and table fit (``agents.features.card_features``);
     ``hand+discard``: those and the cards an unopened hand holds for its opening (what
     ``discard_prior`` reads); ``""``: none. The network records its choice, so its
     checkpoints play with the same features."""
     plan_prior: bool = True
     """With hand features (any ``obs_features`` but ``""``): moves that follow the hand's
-    plan get a learned bonus on their logits (``agents.ppo_net.PlanPrior``); false: the
+    plan get a learned bonus on their logits (``agents.learned.ppo_net.PlanPrior``); false: the
     plain action layer."""
     discard_prior: bool = True
     """With ``obs_features: hand+discard``: each discard move's logit gets a learned weighted
     sum of that card's keep value, danger, table fit, held-for-opening count and hand penalty,
-    starting at the planner's own weights (``agents.discard_prior``)."""
+    starting at the planner's own weights (``agents.learned.discard_prior``)."""
     plan_open_start: float = Field(0.0, ge=0)
     """The plan prior's starting bonus (in logits) for a meld that follows the hand's plan
-    while the hand can open (``agents.ppo_net.PlanPrior``); learned from there. A clone
+    while the hand can open (``agents.learned.ppo_net.PlanPrior``); learned from there. A clone
     started at 0 leaves about one turn in ten that could open without opening."""
     plan_pending_start: float | None = Field(None, ge=0)
     """With a number: the plan prior gets a third set of coefficients, for the decisions of
     an opening under way (the hand can open and still needs points), starting at that many
     logits for a plan meld and minus that many for the other groups (a lay-off of a card
-    the plan needs, a discard); null: no such set (``agents.ppo_net.PlanPrior``). A cz
+    the plan needs, a discard); null: no such set (``agents.learned.ppo_net.PlanPrior``). A cz
     turn that has laid the opening's points but not its clean run needs no more points,
     so the set does not count there."""
     prior_lr_scale: float = Field(1.0, gt=0)
     """How many times faster than the network's weights the priors' coefficients move
-    (``agents.ppo_net.LeanMaskablePolicy``'s ``prior_scale``): Adam steps every parameter
+    (``agents.learned.ppo_net.LeanMaskablePolicy``'s ``prior_scale``): Adam steps every parameter
     by about the learning rate, so at 1 PPO cannot move a discard coefficient of size 10."""
     privileged_critic: bool = False
     """The value network also sees the learner's critic view (the other hands and the
     next stock cards, ``zolik_env.rummy.observe.critic_view``) in training, so its
     baseline does not have to average over the hidden cards; the policy never sees them
-    (``agents.ppo_net.SplitMlpExtractor``) and plays from the plain observation."""
+    (``agents.learned.ppo_net.SplitMlpExtractor``) and plays from the plain observation."""
     duplicate_reference: str = ""
     """An agent (``planner``, ``greedy``, any agent spec) that plays every training deal
     once more in the learner's seat, against the same opponents; the learner is rewarded
@@ -246,7 +246,7 @@ class PPOConfig(SelfPlayConfig):
     """Duplicate deals per evaluation and opponent."""
     teacher: str = "planner"
     """Warm start: ``planner`` (``planner:KEY=VALUE,...`` changes some of its weights,
-    ``agents.planner_weights``) or ``greedy`` plays every seat of deals on the batched core,
+    ``agents.planner.planner_weights``) or ``greedy`` plays every seat of deals on the batched core,
     the new network learns its moves and the returns (``train.imitation``) before PPO
     starts; ``""`` = start from random weights. Not used when resuming."""
     teacher_decisions: int = Field(400_000, gt=0)

@@ -70,7 +70,7 @@ def evaluate_checkpoint(checkpoint: pathlib.Path, rules: RuleSet, opponents: Seq
                         progress: bool = False) -> list[dict[str, Any]]:
     """``evaluate`` rows of a checkpoint played in each of ``modes`` (``PLAY_MODES``), the
     mode in each row's ``"play"``; the same deals for every mode."""
-    from agents import ppo as ppo_agent
+    from agents.learned import ppo as ppo_agent
 
     return evaluate_modes(
         lambda argmax: ppo_agent.load(checkpoint, rules, deterministic=argmax), rules,

@@ -1,4 +1,4 @@
-"""Turn a PPO run into a pretrained bot (``pretrained:NAME``, see ``agents.pretrained``).
+"""Turn a PPO run into a pretrained bot (``pretrained:NAME``, see ``agents.learned.pretrained``).
 
     zolik export runs/ppo_cz2p__1__20261130-190213 --name cz_2p --deals 400
 
@@ -18,8 +18,8 @@ from typing import Any
 
 import torch
 
-from agents import ppo as ppo_agent
-from agents import pretrained
+from agents.learned import ppo as ppo_agent
+from agents.learned import pretrained
 from train.evaluate import PLAY_MODES, evaluate_modes, format_table
 from train.ppo import read_config
 from zolik_env.seeds import EVAL_SEED_START

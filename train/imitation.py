@@ -33,8 +33,8 @@ from typing import Any
 
 import numpy as np
 
-from agents.hand_features import FEATURE_VERSION, augment, feature_size
-from agents.ppo import critic_extra_of
+from agents.features.hand_features import FEATURE_VERSION, augment, feature_size
+from agents.learned.ppo import critic_extra_of
 from agents.registry import make_agent
 from train.config import check_teacher
 from zolik_env.envs.zolik_common import shape_rewards
@@ -175,7 +175,7 @@ def collect_shards(rules: RuleSet, teacher: str, decisions: int, seed: int, gamm
 
 def with_features(data: TeacherData, rules: RuleSet, features: str,
                   progress: bool = False, workers: int = 1) -> TeacherData:
-    """``data`` with the ``features`` of ``agents.hand_features`` appended to every
+    """``data`` with the ``features`` of ``agents.features.hand_features`` appended to every
     observation (the cache keeps the plain observations; ``""``: ``data`` itself), computed
     in ``workers`` processes."""
     if not feature_size(features):
@@ -271,7 +271,7 @@ def load_or_collect(cache_dir: str | pathlib.Path, rules: RuleSet, teacher: str,
     """The dataset from ``cache_dir`` if it was made before, else collected and saved
     (atomically: a kill mid-write leaves no partial file under the final name). With
     ``features``, the observations come with them (``with_features``), cached beside the
-    dataset in ``NAME.FEATURES-vN.npz`` (N: ``agents.hand_features.FEATURE_VERSION``).
+    dataset in ``NAME.FEATURES-vN.npz`` (N: ``agents.features.hand_features.FEATURE_VERSION``).
     ``critic``: the data must hold the critic views (a cache file written before they
     were recorded is collected again). ``workers``: processes that make what is not cached
     (``collect_shards``, ``with_features``)."""

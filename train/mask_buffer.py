@@ -3,7 +3,7 @@
 sb3-contrib's ``MaskableRolloutBuffer`` keeps the masks as float32: with 256 deals, 32
 steps and 2,658 moves, 87 MB allocated and filled with ones at every rollout, copied
 when the rollout is flattened and gathered again for every minibatch, while the policy
-reads them as bool (``agents.masked_softmax.as_mask``). Bool holds the same masks in a
+reads them as bool (``agents.learned.masked_softmax.as_mask``). Bool holds the same masks in a
 quarter of the bytes, so training is unchanged to the bit (tested).
 """
 

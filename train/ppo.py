@@ -27,10 +27,10 @@ from typing import Any
 
 import yaml
 
-from agents.discard_prior import discard_prior_spec
-from agents.hand_features import FEATURE_VERSION
-from agents.ppo import ScaledObs, obs_scale, write_meta
-from agents.ppo_net import LeanMaskablePolicy
+from agents.features.hand_features import FEATURE_VERSION
+from agents.learned.discard_prior import discard_prior_spec
+from agents.learned.ppo import ScaledObs, obs_scale, write_meta
+from agents.learned.ppo_net import LeanMaskablePolicy
 from agents.registry import make_agent
 from train import resume_state
 from train.config import PPOConfig, make_config, teacher_weights, to_dict
@@ -195,7 +195,7 @@ DAGGER_SEED_OFFSET = 1_000  # the DAgger round plays other deals than the teache
 def dagger_round(model: Any, cfg: PPOConfig, data: Any) -> Any:
     """One DAgger round: the cloned network plays, the teacher labels its decisions, and
     the network learns the teacher's data and these together; the ``CloneReport``."""
-    from agents.ppo import PPOPolicy
+    from agents.learned.ppo import PPOPolicy
     from train.imitation import clone, collect, concat, with_features
 
     visited = collect(cfg.rules(), cfg.teacher, cfg.dagger_decisions,

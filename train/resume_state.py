@@ -3,7 +3,7 @@
 A checkpoint ``checkpoints/step_N.zip`` holds the network, Adam's state and the step
 count. Its companion ``step_N.state.pkl`` holds everything else the next steps depend on,
 taken at the start of a rollout (between two PPO updates). Both training recipes use it
-(Žolík's ``train.ppo``, Pět kostek's ``train.dice_ppo``):
+(Žolík's ``train.ppo``, Pět kostek's ``train.dice.ppo``):
 
 - the deals (games) in progress in the VecEnv (core state, learner seats, deal counters,
   shaping potentials), the generator the opponents draw their moves from, each row's

@@ -1,6 +1,6 @@
 """A run dir's files: a fresh dir for a new run, and what a resumed run needs, the newest
 checkpoint that loads and logs cut back to it so that every step is logged once (used by
-``train.ppo``, ``train.dice_ppo`` and ``train.rllib_ppo``)."""
+``train.ppo``, ``train.dice.ppo`` and ``train.rllib.ppo``)."""
 
 from __future__ import annotations
 

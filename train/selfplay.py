@@ -2,7 +2,7 @@
 
 ``OpponentPool`` holds the baselines of the config's mix (``random``, ``greedy``,
 ``planner``, built with ``agents.registry``) and snapshots of the learner (checkpoints
-saved every ``snapshot_every`` steps, loaded with ``agents.ppo``). For every new deal
+saved every ``snapshot_every`` steps, loaded with ``agents.learned.ppo``). For every new deal
 and every opponent seat, ``sample`` draws a kind by the configured weights: ``latest``
 (the newest snapshot), ``past`` (an older snapshot, uniformly), or a baseline. Until the
 first snapshot exists, self kinds fall back to ``random`` (an untrained network plays
@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from agents import ppo as ppo_agent
+from agents.learned import ppo as ppo_agent
 from agents.registry import make_agent
 from train.config import SELF_KINDS
 from train.zolik_vec import ZolikVecEnv

@@ -20,7 +20,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from agents import ppo as ppo_agent
+from agents.learned import ppo as ppo_agent
 from train.config import PPOConfig
 from train.evaluate import PLAY_MODES, evaluate_checkpoint, format_table, verdict
 from train.ppo import read_config, run

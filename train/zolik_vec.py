@@ -33,7 +33,7 @@ cards down is credited when it happens. ``infos`` of an ended deal carry
 **Privileged critic** (``critic=True``): every observation ends with the learner's
 ``critic_view`` (the other hands and the next stock cards, ``zolik_env.rummy.observe``),
 for a value network that judges a position by the cards that will decide it. Only
-``agents.ppo_net.SplitMlpExtractor``'s value MLP reads those entries; the actor, and so
+``agents.learned.ppo_net.SplitMlpExtractor``'s value MLP reads those entries; the actor, and so
 every checkpoint played as ``ppo:PATH``, sees the observation without them.
 
 **Duplicate reference** (``reference``, a Policy such as the planner): when a deal
@@ -55,7 +55,7 @@ import gymnasium
 import numpy as np
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvStepReturn
 
-from agents.hand_features import augment, check_features, training_space
+from agents.features.hand_features import augment, check_features, training_space
 from train.vec_base import BatchedVecEnv
 from zolik_env.envs.zolik_common import (
     SCORE_SCALE,
@@ -118,7 +118,7 @@ class ZolikVecEnv(BatchedVecEnv):
                  reference: Any = None) -> None:
         """``hook`` replaces ``opponents`` (pass one of them); ``seed_limit`` bounds the
         deal seeds; ``shaping`` and ``gamma``: see the module docstring; ``features``
-        (``agents.hand_features``) are appended to the learner's observations, and then,
+        (``agents.features.hand_features``) are appended to the learner's observations, and then,
         with ``critic``, the learner's critic view; ``reference`` (a Policy) plays each
         deal once more in the learner's seat, and the learner's reward is its own minus
         the reference's (see the module docstring)."""

@@ -1,8 +1,8 @@
 """The hand features in readable Python, one row and one search at a time: the
-definition ``agents.hand_features`` (compiled, batched) is held to.
+definition ``agents.features.hand_features`` (compiled, batched) is held to.
 
 It is the kit's former implementation: a row is decoded into named views, its hand
-searched with ``agents.hand_search.best_melds`` (the meld values given as a Python
+searched with ``agents.search.hand_search.best_melds`` (the meld values given as a Python
 function, so the searches take the path that is not ``meld_table.search_hand``), and the
 version 4 choices made with Python's ``max``.
 """
@@ -14,9 +14,9 @@ import functools
 import numpy as np
 
 from agents import obs_view as ov
-from agents.hand_features import HAND_FEATURES, PLAN_RUNS, PLAN_SETS
-from agents.hand_search import NEG, Candidate, best_melds
-from agents.turn_plan import turn_input
+from agents.features.hand_features import HAND_FEATURES, PLAN_RUNS, PLAN_SETS
+from agents.planner.turn_plan import turn_input
+from agents.search.hand_search import NEG, Candidate, best_melds
 from zolik_env.rummy.cards import JOKER, NUM_KINDS
 from zolik_env.rummy.melds import hand_card_value
 from zolik_env.rummy.options import RuleSet

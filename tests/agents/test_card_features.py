@@ -1,17 +1,19 @@
-"""agents.card_features: the planner's per-card terms, batched, from the observation."""
+"""agents.features.card_features: the planner's per-card terms, batched, from the observation."""
 
 import numpy as np
 import pytest
 
-from agents import card_features as cf
-from agents import hand_features as hf
 from agents import obs_view as ov
-from agents.discard_choice import danger, danger_weights, keep_value
+from agents.features import card_features as cf
+from agents.features import hand_features as hf
+from agents.features.rules_of_thumb import danger_weights
+from agents.planner.table_model import decode_table, joker_fit, natural_fit
 from agents.registry import make_agent
-from agents.table_model import decode_table, joker_fit, natural_fit
 from zolik_env.rummy import game, rules
 from zolik_env.rummy.cards import JOKER, NUM_NATURALS
 from zolik_env.rummy.observe import observe
+
+from .card_terms_reference import danger, keep_value
 
 
 def played_positions(rule_set, deals=16, moves=240, every=8, seed=0):
@@ -31,7 +33,7 @@ def played_positions(rule_set, deals=16, moves=240, every=8, seed=0):
 
 
 def one_by_one(row, rule_set):
-    """The features of one observation from the planner's own per-card functions."""
+    """The features of one observation from the readable per-card oracle."""
     view = ov.decode(row, rule_set)
     out = np.zeros(cf.CARD_FEATURES, np.int64)
     if ov.phase(view) == ov.PHASE_OVER:

@@ -1,18 +1,18 @@
-"""agents.discard_prior: the learned discard score starts as the planner's own."""
+"""agents.learned.discard_prior: the learned discard score starts as the planner's own."""
 
 import numpy as np
 import pytest
 import torch
 
-from agents import card_features as cf
 from agents import obs_view as ov
-from agents.discard_choice import discard_scores
-from agents.discard_prior import TEMPERATURE, TERMS, DiscardPrior, discard_prior_spec
-from agents.hand_features import augment
-from agents.planner_weights import parse_weights
-from agents.ppo import obs_scale
+from agents.features import card_features as cf
+from agents.features.hand_features import augment
+from agents.learned.discard_prior import TEMPERATURE, TERMS, DiscardPrior, discard_prior_spec
+from agents.learned.ppo import obs_scale
+from agents.planner.discard_choice import discard_scores
+from agents.planner.planner_weights import parse_weights
+from agents.planner.turn_plan import turn_input
 from agents.registry import make_agent
-from agents.turn_plan import turn_input
 from zolik_env.rummy import actions as A
 from zolik_env.rummy import game, rules
 from zolik_env.rummy.cards import JOKER, NUM_NATURALS
@@ -120,7 +120,7 @@ def test_the_bonus_touches_only_discards_and_follows_its_weights():
 def test_a_network_with_the_prior_trains_it_and_ships_it(plan_pending):
     """Shipped as a bot (float16), a network keeps its logits: with the discard prior and
     with or without the plan prior's third row."""
-    from agents.pretrained import network, pack, unpack
+    from agents.learned.pretrained import network, pack, unpack
 
     rule_set = rules.preset("cz")
     obs, masks = planner_positions(rule_set, deals=4, moves=80)
@@ -151,7 +151,7 @@ def test_prior_scale_moves_the_coefficients_that_many_times_faster_under_adam():
     """The same logits at the start; after one Adam step on the same loss the
     coefficients have moved ``prior_scale`` times as far (Adam's step ignores the size of
     the gradient, so this is the only way to give the priors a larger step)."""
-    from agents.pretrained import network
+    from agents.learned.pretrained import network
 
     rule_set = rules.preset("cz")
     obs, masks = planner_positions(rule_set, deals=4, moves=80)
@@ -180,7 +180,7 @@ def test_prior_scale_moves_the_coefficients_that_many_times_faster_under_adam():
 def test_a_shipped_network_keeps_its_teachers_danger_threshold():
     """A prior made for ``planner:near_out=6`` reads an opponent with 6 cards as near
     out, and so does the bot packed from it."""
-    from agents.pretrained import network, pack, unpack
+    from agents.learned.pretrained import network, pack, unpack
 
     rule_set = rules.preset("cz")
     spec = discard_prior_spec(rule_set, parse_weights("near_out=6,danger=3"))

@@ -1,6 +1,6 @@
 """greedy on scripted positions (cz, seat 0 has drawn and may meld: round 4)."""
 
-from agents.greedy import GreedyPolicy
+from agents.planner.greedy import GreedyPolicy
 from tests.agents.play import play_turn
 from zolik_env.rummy import rules
 from zolik_env.rummy.scenario import make_state, table_str

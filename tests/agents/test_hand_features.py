@@ -1,9 +1,10 @@
-"""agents.hand_features: the hand's best melds and whether it can open, from the observation."""
+"""agents.features.hand_features: the hand's best melds and whether it can open, from the
+observation."""
 
 import numpy as np
 import pytest
 
-from agents import hand_features as hf
+from agents.features import hand_features as hf
 from zolik_env.rummy import rules
 from zolik_env.rummy.cards import parse_card
 from zolik_env.rummy.observe import observe

@@ -1,14 +1,15 @@
-"""agents.hand_features (compiled, batched) against its readable definition, on the
+"""agents.features.hand_features (compiled, batched) against its readable definition, on the
 observations of random games, for every preset, both feature versions and seat counts."""
 
 import numpy as np
 import pytest
 
-from agents import card_features as cf
-from agents import hand_features as hf
 from agents import obs_view as ov
-from agents.hand_search import best_melds, held_for_opening
-from agents.meld_table import meld_table
+from agents.features import card_features as cf
+from agents.features import hand_features as hf
+from agents.features.rules_of_thumb import held_for_opening
+from agents.search.hand_search import best_melds
+from agents.search.meld_table import meld_table
 from tests.agents.hand_features_reference import reference_hand_features
 from zolik_env.rummy import game, rules
 from zolik_env.rummy.cards import NUM_KINDS
@@ -67,8 +68,8 @@ def test_compiled_features_equal_the_readable_definition(preset, players, versio
 
 @pytest.mark.parametrize("preset", ["cz", "jolly"])
 def test_compiled_held_cards_equal_the_hand_search(preset):
-    """The batched ``held`` feature (and ``hand_search.held_for_opening``, one row of the
-    same kernel) against ``best_melds`` with the meld points given as a Python function,
+    """The batched ``held`` feature (and ``rules_of_thumb.held_for_opening`` row by row,
+    the same kernel) against ``best_melds`` with the meld points given as a Python function,
     the search's other path."""
     rule_set = rules.preset(preset)
     obs = random_game_observations(rule_set, seed=5, deals=12, steps=120)
@@ -81,5 +82,6 @@ def test_compiled_held_cards_equal_the_hand_search(preset):
             for cand in best_melds(cols["hand"][b], 0, rule_set, lambda c: float(c.points)).melds:
                 for kind in cand.naturals:
                     want[kind] += 1
-            assert np.array_equal(held_for_opening(cols["hand"][b], rule_set), want), b
+            one_row = held_for_opening(cols["hand"][b][None], np.ones(1, bool), rule_set)[0]
+            assert np.array_equal(one_row, want), b
         assert np.array_equal(got[b], want), b

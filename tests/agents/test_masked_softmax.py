@@ -1,11 +1,11 @@
-"""agents.masked_softmax.sample_moves: draws from the masked distribution, never an
+"""agents.learned.masked_softmax.sample_moves: draws from the masked distribution, never an
 illegal move."""
 
 import numpy as np
 import pytest
 import torch
 
-from agents.masked_softmax import masked_log_softmax, sample_moves
+from agents.learned.masked_softmax import masked_log_softmax, sample_moves
 
 
 def test_samples_follow_the_distribution_and_stay_legal():
@@ -37,7 +37,7 @@ def test_a_single_legal_move_and_a_near_zero_tail_are_handled():
 
 
 def test_legal_moves_list_each_rows_moves_in_order_and_find_slots():
-    from agents.masked_softmax import LegalMoves
+    from agents.learned.masked_softmax import LegalMoves
 
     rng = np.random.default_rng(4)
     mask = rng.random((50, 300)) < 0.05
@@ -66,7 +66,7 @@ def test_legal_moves_list_each_rows_moves_in_order_and_find_slots():
 
 @pytest.mark.parametrize("shape", [(64, 2658), (7, 13), (3, 5), (1, 2658), (0, 2658)])
 def test_legal_moves_entries_are_nonzeros_order_on_any_shape(shape):
-    from agents.masked_softmax import LegalMoves, _entries
+    from agents.learned.masked_softmax import LegalMoves, _entries
 
     rng = np.random.default_rng(shape[1])
     mask = rng.random(shape) < rng.random((shape[0], 1)) ** 4  # sparse to dense rows

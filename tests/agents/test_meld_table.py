@@ -1,10 +1,10 @@
-"""agents.meld_table: the fixed list every hand's candidates are chosen from."""
+"""agents.search.meld_table: the fixed list every hand's candidates are chosen from."""
 
 import numpy as np
 import pytest
 
-from agents.hand_search import candidates
-from agents.meld_table import meld_table, select
+from agents.search.hand_search import candidates
+from agents.search.meld_table import meld_table, select
 from zolik_env.rummy import rules
 from zolik_env.rummy.cards import JOKER, deck_counts
 

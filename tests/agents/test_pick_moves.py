@@ -1,4 +1,4 @@
-"""``agents.ppo.pick_moves``: the inverse-CDF draw over the legal moves only is the draw
+"""``agents.learned.ppo.pick_moves``: the inverse-CDF draw over the legal moves only is the draw
 over every column, to the bit, for the same generator."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.ppo import pick_moves
+from agents.learned.ppo import pick_moves
 
 
 def _over_every_column(probs: np.ndarray, mask: np.ndarray,

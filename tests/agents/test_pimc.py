@@ -5,9 +5,9 @@ import time
 import numpy as np
 import pytest
 
-from agents import pimc
 from agents.base import is_search_policy
 from agents.registry import make_agent
+from agents.search import pimc
 from eval.harness import play_match
 from tests.envs.test_no_peek import hidden_swap, sampled_states
 from zolik_env.rummy import actions as A

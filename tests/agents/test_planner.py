@@ -4,8 +4,8 @@
 import numpy as np
 import pytest
 
-from agents.greedy import GreedyPolicy
-from agents.planner import PlannerPolicy
+from agents.planner.greedy import GreedyPolicy
+from agents.planner.planner import PlannerPolicy
 from tests.agents.play import decide, play_turn
 from zolik_env.rummy import actions as A
 from zolik_env.rummy import rules
@@ -113,7 +113,7 @@ def test_planner__opens_in_every_turn_its_hand_features_say_it_can(preset):
     """Whenever a seat's hand features say ``can_open`` at the first decision after its
     draw, the planner ends that turn opened: the planner and the features' search agree
     on what an opening is (a learned agent is measured by the turns it leaves unopened)."""
-    from agents.hand_features import SCALARS, hand_features
+    from agents.features.hand_features import SCALARS, hand_features
     from zolik_env.rummy import game
     from zolik_env.rummy.observe import observe
 

@@ -7,8 +7,8 @@ import dataclasses
 import pytest
 
 from agents import obs_view as ov
-from agents.planner import PlannerPolicy
-from agents.planner_weights import PlannerWeights, parse_weights
+from agents.planner.planner import PlannerPolicy
+from agents.planner.planner_weights import PlannerWeights, parse_weights
 from agents.registry import make_agent
 from tests.agents.play import play_deal, play_turn
 from zolik_env.rummy import rules
@@ -119,7 +119,7 @@ def test_changed_weights__still_play_legal_whole_deals():
 
 
 def test_held_weight__protects_the_cards_kept_for_the_opening():
-    from agents.discard_choice import discard_scores
+    from agents.planner.discard_choice import discard_scores
 
     state = make_state(CZ, ["9H 2D 4C 4D KS KD", OPP], phase="play")
     view = ov.decode(observe(CZ, state, state.current)[0], CZ)
@@ -138,7 +138,7 @@ def test_held_weight__protects_the_cards_kept_for_the_opening():
     ("JK 9D 2C", "joker_keep_danger", True, 7.0),  # no meld to lay its joker in
 ])
 def test_turn_weights__enter_the_turn_search_score(hand, key, danger, change):
-    from agents.turn_plan import turn_input
+    from agents.planner.turn_plan import turn_input
 
     state = make_state(CZ, [hand, OPP], opened=[True, True], phase="play")
     view = ov.decode(observe(CZ, state, state.current)[0], CZ)

@@ -1,14 +1,14 @@
-"""agents.ppo_joint: a pool's snapshots computed in one pass give each snapshot's own
+"""agents.learned.ppo_joint: a pool's snapshots computed in one pass give each snapshot's own
 move distributions, and only networks of one shape and prior set share a pass."""
 
 import numpy as np
 import pytest
 import torch
 
-from agents.hand_features import augment
-from agents.ppo import PPOPolicy
-from agents.ppo_joint import joint_key, joint_probabilities
-from agents.pretrained import network
+from agents.features.hand_features import augment
+from agents.learned.ppo import PPOPolicy
+from agents.learned.ppo_joint import joint_key, joint_probabilities
+from agents.learned.pretrained import network
 from zolik_env.rummy import game, rules
 from zolik_env.rummy.observe import observe
 

@@ -4,7 +4,7 @@ their cards say, checked on a small sample of fresh held-out deals."""
 import numpy as np
 import pytest
 
-from agents import pretrained
+from agents.learned import pretrained
 from agents.registry import make_agent
 from eval import stats
 from eval.harness import play_match

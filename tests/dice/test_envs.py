@@ -10,7 +10,7 @@ from pettingzoo.test import api_test, seed_test
 from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
 import zolik_env.envs  # noqa: F401 (registers the ids)
-from train.kostky_vec import KostkyVecEnv
+from train.dice.vec import KostkyVecEnv
 from zolik_env import kostky_v0
 from zolik_env.dice import DiceRules, totals
 from zolik_env.envs.kostky import KostkyEnv

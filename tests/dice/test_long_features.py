@@ -7,10 +7,10 @@ import pytest
 import torch
 import yaml
 
-from agents.dice import PPOAgent
-from agents.dice_net import extractor_kwargs, features_per_column
-from train import dice_ppo
-from train.kostky_vec import KostkyVecEnv
+from agents.dice.dice_net import extractor_kwargs, features_per_column
+from agents.dice.players import PPOAgent
+from train.dice import ppo as dice_ppo
+from train.dice.vec import KostkyVecEnv
 from zolik_env.dice import DiceRules, game, observe
 from zolik_env.dice.observe import obs_layout, obs_size, obs_slices
 from zolik_env.dice.rules import NUM_BOXES

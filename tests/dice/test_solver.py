@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from agents.dice import OptimalAgent, RandomAgent
+from agents.dice.players import OptimalAgent, RandomAgent
 from eval.harness import play_dice
 from zolik_env.dice import DiceRules, evaluate, solver
 

@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 from cli import dice as cli
-from train import dice_ppo
+from train.dice import ppo as dice_ppo
 from train.runlog import checkpoints, step_of
 
 

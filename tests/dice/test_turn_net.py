@@ -1,5 +1,5 @@
 """``policy: turn``: the dice policy that plays each turn by lookahead over a learned
-value of scorecards (``agents.dice_turn_net``)."""
+value of scorecards (``agents.dice.dice_turn_net``)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ import pytest
 import torch
 import yaml
 
-from agents.dice import OptimalAgent, PPOAgent, RandomAgent
-from agents.dice_turn_net import ILLEGAL, TurnLookahead
-from train import dice_ppo
-from train.kostky_vec import KostkyVecEnv
+from agents.dice.dice_turn_net import ILLEGAL, TurnLookahead
+from agents.dice.players import OptimalAgent, PPOAgent, RandomAgent
+from train.dice import ppo as dice_ppo
+from train.dice.vec import KostkyVecEnv
 from zolik_env.dice import DiceRules, combos, game, legal_action_mask, observe, solver, step
 
 
@@ -190,7 +190,7 @@ def test_curve__plays_every_snapshot_on_the_same_dice(tmp_path, capsys):
     assert steps == sorted(steps) and len(steps) >= 3 and steps[-1] >= 768
     assert (run_dir / "learning_curve.png").stat().st_size > 1000
     assert "written:" in capsys.readouterr().out
-    from train.dice_curve import curve
+    from train.dice.curve import curve
 
     again = curve(run_dir, 40)
     assert [r["mean"] for r in again] == [float(r["mean"]) for r in rows]

@@ -62,7 +62,7 @@ def test_kostky_gym__stepping_after_the_game_ended_is_an_error():
 
 
 def test_vec_envs__float_actions_and_no_envs_are_refused():
-    from train.kostky_vec import KostkyVecEnv
+    from train.dice.vec import KostkyVecEnv
     from train.zolik_vec import ZolikVecEnv
 
     env = ZolikVecEnv(2)

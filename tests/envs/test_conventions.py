@@ -219,8 +219,8 @@ def test_kostky_images__the_dice_key_changes_no_pixel():
 def test_opponents__any_agent_spec_builds_through_the_registered_builder():
     import gymnasium as gym
 
-    from agents.greedy import GreedyPolicy
-    from agents.planner import PlannerPolicy
+    from agents.planner.greedy import GreedyPolicy
+    from agents.planner.planner import PlannerPolicy
 
     env = gym.make("zolik/Zolik-v0", rules="cz", num_players=3, opponents=["planner", "greedy"])
     env.reset(seed=3)

@@ -1,4 +1,4 @@
-"""The kit's config model (``eval.config_model``): strict types, declared ranges, one-line
+"""The kit's config model (``zolik_env.config_model``): strict types, declared ranges, one-line
 errors naming field, value and file, for every config of the kit."""
 
 from typing import Any
@@ -7,10 +7,18 @@ import pytest
 from pydantic import Field
 
 from eval.config import EvalConfig
-from eval.config_model import ConfigModel, IntTuple, build, load, plain_dict, read_values, read_yaml
 from train.config import PPOConfig
-from train.dice_ppo import DicePPOConfig
-from train.rllib_ppo import RllibConfig
+from train.dice.ppo import DicePPOConfig
+from train.rllib.ppo import RllibConfig
+from zolik_env.config_model import (
+    ConfigModel,
+    IntTuple,
+    build,
+    load,
+    plain_dict,
+    read_values,
+    read_yaml,
+)
 
 CONFIGS = (PPOConfig, DicePPOConfig, EvalConfig, RllibConfig)
 # numeric fields with no range: any integer seeds the generators

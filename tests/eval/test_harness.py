@@ -119,7 +119,7 @@ def test_play_to_end__final_states_in_seed_order_whatever_the_end_order():
 
 
 def test_play_dice__plays_every_game_to_the_end_in_any_batch():
-    from agents.dice import OptimalAgent, RandomAgent
+    from agents.dice.players import OptimalAgent, RandomAgent
     from zolik_env.dice import DiceRules
 
     rules = DiceRules()

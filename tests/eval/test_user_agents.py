@@ -100,7 +100,7 @@ def test_register__a_kind_registered_under_the_main_guard_reaches_two_workers(tm
     never runs there: the registry must travel with the evaluation."""
     script = tmp_path / "guarded.py"
     script.write_text(
-        "from agents.greedy import GreedyPolicy\n"
+        "from agents.planner.greedy import GreedyPolicy\n"
         "from agents.registry import register\n"
         "from eval.tournament import evaluate\n\n\n"
         "def make(rules, argument=''):\n"

@@ -1,4 +1,5 @@
-"""``train.export`` and ``agents.pretrained``: a run becomes a bot that plays as exported."""
+"""``train.export`` and ``agents.learned.pretrained``: a run becomes a bot that plays as
+exported."""
 
 import json
 
@@ -6,8 +7,8 @@ import numpy as np
 import pytest
 import torch
 
-from agents import ppo as ppo_agent
-from agents import pretrained
+from agents.learned import ppo as ppo_agent
+from agents.learned import pretrained
 from train.export import export
 from zolik_env.envs.zolik_common import make_rules
 from zolik_env.rummy import game

@@ -100,7 +100,7 @@ def test_new_model__the_discard_prior_starts_at_a_planner_teacher_s_weights(teac
                                                                            near_out):
     """The prior of a new run's network weighs danger as its planner teacher does (the
     default planner's weights for any other teacher)."""
-    from agents.discard_prior import TERMS, planner_weights
+    from agents.learned.discard_prior import TERMS, planner_weights
     from train.config import teacher_weights
 
     cfg = load_config("configs/ppo/cz_2p.yaml", {"teacher": teacher})
@@ -233,7 +233,7 @@ def test_warm_start__a_dagger_round_learns_the_teacher_s_and_the_clone_s_states(
 
 
 def test_with_features__appends_each_observation_s_hand_features(small):
-    from agents.hand_features import HAND_FEATURES, hand_features
+    from agents.features.hand_features import HAND_FEATURES, hand_features
 
     featured = imitation.with_features(small, CZ, "hand")
     assert featured.obs.shape == (len(small), small.obs.shape[1] + HAND_FEATURES)

@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 import torch
 
-from agents.hand_features import HAND_FEATURES, PLAN_RUNS, PLAN_SETS, SCALARS, augment
-from agents.masked_softmax import legal_entropy, masked_log_softmax
-from agents.ppo import PPOPolicy
-from agents.ppo_net import PlanPrior
-from agents.pretrained import network
+from agents.features.hand_features import HAND_FEATURES, PLAN_RUNS, PLAN_SETS, SCALARS, augment
+from agents.learned.masked_softmax import legal_entropy, masked_log_softmax
+from agents.learned.ppo import PPOPolicy
+from agents.learned.ppo_net import PlanPrior
+from agents.learned.pretrained import network
 from agents.registry import make_agent
 from zolik_env.rummy import actions as A
 from zolik_env.rummy import game, rules

@@ -1,4 +1,4 @@
-"""``train.ppo``: a tiny run end to end, checkpoint round trip through ``agents.ppo``,
+"""``train.ppo``: a tiny run end to end, checkpoint round trip through ``agents.learned.ppo``,
 and resume after a simulated kill."""
 
 import csv
@@ -246,8 +246,8 @@ def features_run(request, tmp_path_factory):
 
 
 def test_hand_features__the_checkpoint_adds_them_to_plain_observations(features_run):
-    from agents import hand_features, pretrained
-    from agents.ppo import PPOPolicy, features_of
+    from agents.features import hand_features, pretrained
+    from agents.learned.ppo import PPOPolicy, features_of
 
     cfg, result = features_run
     rules = cfg.rules()
@@ -274,7 +274,7 @@ def test_hand_features__the_checkpoint_adds_them_to_plain_observations(features_
 
 
 def test_hand_features__the_vec_env_appends_them_to_the_learners_view():
-    from agents.hand_features import HAND_FEATURES, augment
+    from agents.features.hand_features import HAND_FEATURES, augment
     from train.zolik_vec import ZolikVecEnv
 
     env = ZolikVecEnv(3, "cz", 2, seed=4, features="hand")
@@ -287,7 +287,7 @@ def test_hand_features__the_vec_env_appends_them_to_the_learners_view():
 
 
 def test_hand_features__a_network_of_another_feature_version_is_refused(features_run):
-    from agents.ppo import PPOPolicy
+    from agents.learned.ppo import PPOPolicy
 
     cfg, result = features_run
     model = MaskablePPO.load(result.final, device="cpu")

@@ -1,4 +1,4 @@
-"""``agents.ppo_net.LeanMaskablePolicy`` computes what sb3-contrib's masked policy does."""
+"""``agents.learned.ppo_net.LeanMaskablePolicy`` computes what sb3-contrib's masked policy does."""
 
 import numpy as np
 import pytest
@@ -6,7 +6,7 @@ import torch
 from gymnasium import spaces
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
-from agents.ppo_net import LeanMaskablePolicy
+from agents.learned.ppo_net import LeanMaskablePolicy
 
 
 def _pair(obs_size=12, num_actions=40, seed=0):
@@ -88,7 +88,7 @@ def test_lean__without_masks_every_move_counts():
 
 def _plan_obs(hand, runs, sets, can_open=0, base=60, need_points=0.0):
     """A (1, base + HAND_FEATURES) scaled observation: hand counts first, features last."""
-    from agents import hand_features as hf
+    from agents.features import hand_features as hf
     from zolik_env.rummy.cards import parse_cards
 
     obs = torch.zeros(1, base + hf.HAND_FEATURES)
@@ -105,7 +105,7 @@ def _plan_obs(hand, runs, sets, can_open=0, base=60, need_points=0.0):
 
 
 def test_plan_prior__rewards_exactly_the_moves_that_follow_the_plan():
-    from agents.ppo_net import PlanPrior
+    from agents.learned.ppo_net import PlanPrior
     from zolik_env.rummy.actions import string_to_action as move
 
     prior = PlanPrior()
@@ -139,7 +139,7 @@ def test_plan_prior__the_third_row_counts_only_while_an_opening_is_under_way(can
                                                                             pending):
     """An opening under way: the hand can open and still needs points. The third row adds
     to the first two there and nowhere else, in the full table and at chosen moves."""
-    from agents.ppo_net import PlanPrior
+    from agents.learned.ppo_net import PlanPrior
     from zolik_env.rummy.actions import string_to_action as move
 
     two, three = PlanPrior(), PlanPrior(pending_start=0.0)
@@ -159,8 +159,8 @@ def test_plan_prior__the_third_row_counts_only_while_an_opening_is_under_way(can
 
 
 def test_plan_prior__every_path_gives_the_same_distribution():
-    from agents.hand_features import HAND_FEATURES
-    from agents.ppo import PPOPolicy
+    from agents.features.hand_features import HAND_FEATURES
+    from agents.learned.ppo import PPOPolicy
     from zolik_env.rummy.actions import NUM_ACTIONS
 
     size = 60 + HAND_FEATURES

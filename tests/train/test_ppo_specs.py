@@ -29,8 +29,8 @@ def test_ppo__a_sidecar_mismatch_names_the_difference(tiny_run):
 def test_dice_ppo__file_or_run_dir(tmp_path):
     from sb3_contrib import MaskablePPO
 
-    from agents.dice import PPOAgent
-    from train.kostky_vec import KostkyVecEnv
+    from agents.dice.players import PPOAgent
+    from train.dice.vec import KostkyVecEnv
     from zolik_env.dice.rules import DiceRules
 
     env = KostkyVecEnv(2, DiceRules(), 0, 0.02, False)

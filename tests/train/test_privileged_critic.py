@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 import torch
 
-from agents import ppo as ppo_agent
-from agents import pretrained
+from agents.learned import ppo as ppo_agent
+from agents.learned import pretrained
 from tests.train.conftest import tiny_config
 from train import imitation
 from train import ppo as trainer

@@ -10,9 +10,9 @@ pytest.importorskip("ray.rllib", reason="the [ray] extra (scripts/setup.sh insta
 
 import torch
 
-from agents.ppo import CLIP, obs_scale
-from agents.rllib_net import MaskedPPOModule
-from train.rllib_env import (
+from agents.learned.ppo import CLIP, obs_scale
+from agents.learned.rllib_net import MaskedPPOModule
+from train.rllib.env import (
     LEARNER,
     ZolikMultiAgentEnv,
     agent_ids,

@@ -16,8 +16,8 @@ import itertools
 
 import torch
 
+from agents.learned.rllib_policy import checkpoints_of
 from agents.registry import make_agent
-from agents.rllib_policy import checkpoints_of
 from cli import train as train_cli
 from train.evaluate import evaluate
 from zolik_env.envs.zolik_common import make_rules
@@ -94,8 +94,8 @@ def test_a_new_snapshot_reaches_the_env_runners(local_ray):
     from ray.tune.registry import register_env
 
     from cli.configs import resolve_config
-    from train.rllib_env import ZolikMultiAgentEnv
-    from train.rllib_ppo import ENV_NAME, algorithm_config, load_config
+    from train.rllib.env import ZolikMultiAgentEnv
+    from train.rllib.ppo import ENV_NAME, algorithm_config, load_config
 
     register_env(ENV_NAME, ZolikMultiAgentEnv)
     cfg = load_config(resolve_config("cz_2p", "rllib"), {

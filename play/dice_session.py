@@ -1,0 +1,131 @@
+"""Pět kostek at the web table: a solitaire game with the optimal agent as the yardstick.
+
+The person rolls, keeps dice and fills boxes; only moves of the core's mask are played.
+After every move the page is told what the optimal agent (the exact solver's policy,
+``agents.dice.players.OptimalAgent``) would have played in the same position, and at the end
+what it scored on the same seed and what it scores on average (``solver.expected_score``).
+The page never gets the game's random key, so future rolls stay unknown. The game is
+saved after every move as its seed and moves (JSON) and read back after a restart.
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from agents.dice.players import OptimalAgent
+from zolik_env import dice
+from zolik_env.dice import solver
+from zolik_env.dice.rules import BOX_NAMES
+from zolik_env.dice.scorecard import turn_context
+from zolik_env.seeds import EVAL_SEED_START
+
+
+@dataclass
+class DiceTable:
+    joker: str
+    seed: int
+    folder: pathlib.Path
+    game_id: str = field(default_factory=lambda: secrets.token_hex(8))
+    token: str = field(default_factory=lambda: secrets.token_urlsafe(24))
+    moves: list[int] = field(default_factory=list)
+    advice: list[dict[str, str]] = field(default_factory=list)  # yours vs the optimum's
+
+    def __post_init__(self) -> None:
+        self.rules = dice.DiceRules(joker=self.joker)  # solitaire, classic: what the solver covers
+        self.optimal = OptimalAgent(self.rules)
+        self.state = dice.init(self.rules, [self.seed])
+
+    @classmethod
+    def new(cls, folder: pathlib.Path, joker: str = "forced", seed: int | None = None) -> DiceTable:
+        seed = int(secrets.randbelow(10**9)) + EVAL_SEED_START if seed is None else int(seed)
+        table = cls(joker, seed, folder)
+        table.save()
+        return table
+
+    def _text(self, action: int) -> str:
+        return dice.action_to_string(self.rules, action)
+
+    def move(self, action: Any) -> dict[str, Any]:
+        """Play ``action`` (an id or its text, ``reroll 0,3`` / ``score chance``)."""
+        if self.state.done[0]:
+            raise ValueError("the game is over")
+        mask = dice.legal_action_mask(self.rules, self.state)[0]
+        if isinstance(action, str):
+            named = [a for a in range(mask.size) if self._text(a) == action.strip()]
+            action = named[0] if named else action
+        if isinstance(action, bool) or not isinstance(action, int | np.integer) \
+                or not 0 <= action < mask.size or not mask[action]:
+            raise ValueError(f"{action!r} is not a legal move now")
+        self._play(int(action), mask)
+        self.save()
+        return self.view()
+
+    def _play(self, action: int, mask: np.ndarray) -> None:
+        """Play a legal ``action``, noting what the optimal agent would have played."""
+        best = self.optimal.act(dice.observe(self.rules, self.state, 0)[0], mask,
+                                np.random.default_rng(0))
+        self.advice.append({"yours": self._text(action), "optimal": self._text(best)})
+        self.state, _ = dice.step(self.rules, self.state, [action])
+        self.moves.append(action)
+
+    def view(self) -> dict[str, Any]:
+        """What the page shows: dice, rolls left, the scorecard with what the dice are worth
+        in each open box, the total, the legal moves and the optimum's advice."""
+        state, done = self.state, bool(self.state.done[0])
+        ctx = turn_context(self.rules, state)
+        boxes = []
+        for k, name in enumerate(BOX_NAMES):
+            filled = int(state.boxes[0, 0, k])
+            boxes.append({"name": name, "score": filled if filled >= 0 else None,
+                          "now": int(ctx.values[0, 0, k]) if ctx.legal[0, 0, k] and not done
+                          else None,
+                          "action": dice.score_action(k)})
+        mask = dice.legal_action_mask(self.rules, state)[0]
+        out: dict[str, Any] = {
+            "game": self.game_id, "joker": self.joker, "dice": state.dice[0].tolist(),
+            "rolls_left": int(state.rolls_left[0]), "boxes": boxes,
+            "bonuses": int(state.yahtzee_bonuses[0, 0]),
+            "total": int(dice.totals(self.rules, state)[0, 0]), "done": done,
+            "moves": [] if done else [{"id": int(a), "text": self._text(int(a))}
+                                      for a in np.flatnonzero(mask)],
+            "advice": self.advice[-1] if self.advice else None,
+        }
+        if done:
+            out["optimal_same_seed"] = self.optimal_score()
+            out["optimal_expected"] = round(solver.expected_score(self.joker), 2)
+        return out
+
+    def optimal_score(self) -> int:
+        """What the optimal agent scores on a game of the same seed."""
+        state, rng = dice.init(self.rules, [self.seed]), np.random.default_rng(0)
+        while not state.done[0]:
+            mask = dice.legal_action_mask(self.rules, state)[0]
+            action = self.optimal.act(dice.observe(self.rules, state, 0)[0], mask, rng)
+            state, _ = dice.step(self.rules, state, [action])
+        return int(dice.totals(self.rules, state)[0, 0])
+
+    def save(self) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        path = self.folder / f"dice_{self.game_id}.json"
+        tmp = path.with_name(f".{path.name}.tmp")
+        tmp.write_text(json.dumps({"game": self.game_id, "token": self.token, "joker": self.joker,
+                                   "seed": self.seed, "moves": self.moves}), encoding="utf-8")
+        tmp.replace(path)
+
+    @classmethod
+    def load(cls, folder: pathlib.Path, game_id: str) -> DiceTable:
+        path = folder / f"dice_{game_id}.json"
+        if not game_id.isalnum() or not path.exists():
+            raise KeyError(game_id)
+        saved = json.loads(path.read_text(encoding="utf-8"))
+        table = cls(saved["joker"], saved["seed"], folder, game_id=game_id,
+                    token=saved["token"])
+        for action in saved["moves"]:  # the saved moves were legal when played
+            table._play(action, dice.legal_action_mask(table.rules, table.state)[0])
+        return table

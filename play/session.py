@@ -1,0 +1,330 @@
+"""A game at the web table: human seats and bots in the others, saved as it goes; one
+deal, or a match of deals to the preset's end (``match``).
+
+Each human seat has its own unguessable token (``tokens``); a game with more than one
+human seat is a room with a short random code that friends join by (``join``), each
+getting the next free seat's token. A seat's token shows only that seat's view and moves
+only for it. The room's code expires with the game.
+
+``TableGame`` holds one game: a human plays only moves of the core's legal-action mask,
+then the bots move until a human is to act again (their moves are returned for the page
+to animate). ``hint`` asks an agent (default: planner) for the human's move; it sees the
+human seat's information only (an observation, or an ``InfoState`` for a search agent).
+After every change the game is saved in one file (the replay's records, tokens, seats,
+the bots' generator) beside its JSONL replay (``zolik_env.envs.replay``), so a closed tab
+or a restarted server loses nothing: ``TableGame.load`` replays the records. A bot or a
+save that fails leaves the game as it was before the request (``_commit``).
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import pathlib
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from agents.base import is_search_policy
+from agents.registry import make_agent
+from play.view import seat_view
+from zolik_env.envs import replay
+from zolik_env.rummy import actions, game
+from zolik_env.rummy.belief import InfoState
+from zolik_env.rummy.observe import observe
+from zolik_env.rummy.options import RuleSet, preset, rule_options_of
+from zolik_env.rummy.scoring import is_match_over, match_totals, match_winners
+from zolik_env.rummy.state import State
+from zolik_env.seeds import EVAL_SEED_START
+
+ROOM_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read out loud
+ROOM_CODE_LENGTH = 6  # 32^6 = 10^9 codes: guessing one is hopeless at request speed
+
+
+class MoveError(ValueError):
+    """A move the game refuses (not legal, not this seat's turn, the deal is over)."""
+
+
+class SaveError(OSError):
+    """The game could not be written; the game in memory is as before the request."""
+
+
+def agent_move(policy: Any, rules: RuleSet, state: State, rng: np.random.Generator) -> int:
+    """The move ``policy`` makes for the seat to act in deal 0 of ``state``, from what that
+    seat may know only."""
+    seat = int(state.current[0])
+    if is_search_policy(policy):
+        return int(policy.act_info(InfoState(rules, state, seat), rng))
+    obs = observe(rules, state, state.current)
+    mask = game.legal_action_mask(rules, state)
+    return int(policy.act(obs[0], mask[0], rng))
+
+
+@dataclass
+class TableGame:
+    """One game at the table (a deal, or a match of deals); ``bots[s]`` is the agent spec
+    of seat ``s`` (None: a human)."""
+
+    rules: RuleSet
+    bots: list[str | None]
+    seed: int
+    folder: pathlib.Path
+    game_id: str = field(default_factory=lambda: secrets.token_hex(8))
+    tokens: dict[int, str] = field(default_factory=dict)  # human seat -> its token
+    joined: set[int] = field(default_factory=set)  # human seats whose token was given out
+    code: str | None = None  # the room's code, for games with several human seats
+    log: list[dict[str, Any]] = field(default_factory=list)  # public moves, in order
+
+    match: bool = False
+    """Play deals until the preset's match ends (``scoring.is_match_over``), not one deal."""
+
+    def __post_init__(self) -> None:
+        if None not in self.bots or len(self.bots) != self.rules.num_players:
+            raise ValueError(f"a table needs a human seat among {self.rules.num_players}, "
+                             f"got {self.bots}")
+        self.human = self.bots.index(None)  # the seat of who made the game
+        humans = [s for s, spec in enumerate(self.bots) if spec is None]
+        self.tokens = self.tokens or {s: secrets.token_urlsafe(24) for s in humans}
+        self.joined = self.joined or {self.human}
+        if len(humans) > 1 and self.code is None:
+            self.code = "".join(secrets.choice(ROOM_ALPHABET) for _ in range(ROOM_CODE_LENGTH))
+        self.agents = {s: make_agent(spec, self.rules) for s, spec in enumerate(self.bots)
+                       if spec is not None}
+        self.rng = np.random.default_rng(self.seed)
+        self.recorder = replay.Recorder(self.rules, [spec or "human" for spec in self.bots])
+        self.deal_scores: list[list[int]] = []  # of the finished deals
+        self.bot_seconds: list[float] = []  # each bot move's choice (``zolik bench-play``)
+        self._start_deal(0)
+
+    def _start_deal(self, deal_index: int) -> None:
+        """Deal ``deal_index`` of the table: seed ``seed + deal_index``; the starting seat
+        rotates with the deal index as the rules say."""
+        self.deal_index = deal_index
+        self.state = game.init(self.rules, [self.seed + deal_index], deal_index)
+        self.recorder.start_deal(self.seed + deal_index, deal_index)
+
+    @property
+    def token(self) -> str:
+        """The token of the seat of who made the game."""
+        return self.tokens[self.human]
+
+    def seat_of(self, token: str) -> int | None:
+        """The human seat ``token`` belongs to (compared in constant time), or None."""
+        found = None
+        for seat, own in self.tokens.items():
+            if hmac.compare_digest(token.encode(), own.encode()) and seat in self.joined:
+                found = seat
+        return found
+
+    def join(self) -> tuple[int, str]:
+        """The next free human seat of a room and its token.
+
+        Raises:
+            MoveError: when every human seat is taken or the game is over.
+        """
+        if self.match_over():
+            raise MoveError("the room has closed: its game is over")
+        free = sorted(set(self.tokens) - self.joined)
+        if not free:
+            raise MoveError("every seat of the room is taken")
+        self._commit(lambda: self.joined.add(free[0]))
+        return free[0], self.tokens[free[0]]
+
+    def match_over(self) -> bool:
+        """Whether no further deal is played at this table."""
+        if not self.state.done[0]:
+            return False
+        return not self.match or is_match_over(self.rules, match_totals(self.deal_scores),
+                                               len(self.deal_scores))
+
+    def next_deal(self, seat: int | None = None) -> dict[str, Any]:
+        """Start the match's next deal (the bots move until a human is to act); human
+        ``seat``'s view. A failing bot or save leaves the game as it was."""
+        if not self.state.done[0] or self.match_over():
+            raise MoveError("the next deal starts when a deal of an unfinished match is over")
+
+        def deal_and_play() -> list[dict[str, Any]]:
+            self._start_deal(self.deal_index + 1)
+            return self.play_bots()
+
+        return self.view(self._commit(deal_and_play), seat)
+
+    def _commit(self, change: Callable[[], Any]) -> Any:
+        """Run ``change`` and save; if either fails, put everything back as it was."""
+        before = (self.state, self.deal_index, self.rng.bit_generator.state, len(self.log),
+                  len(self.recorder.records), self.recorder.deal, len(self.deal_scores),
+                  set(self.joined), len(self.bot_seconds))
+        try:
+            result = change()
+            self.save()
+        except Exception:
+            (self.state, self.deal_index, self.rng.bit_generator.state, log_len, rec_len,
+             self.recorder.deal, deals_done, self.joined, timed) = before
+            del self.log[log_len:], self.recorder.records[rec_len:]
+            del self.deal_scores[deals_done:], self.bot_seconds[timed:]
+            raise
+        return result
+
+    @classmethod
+    def new(cls, folder: pathlib.Path, preset_name: str = "cz", players: int = 2,
+            opponents: list[str] | None = None, seed: int | None = None,
+            human_seat: int = 0, match: bool = False, humans: int = 1) -> TableGame:
+        rules = preset(preset_name, num_players=players)
+        if isinstance(humans, bool) or not isinstance(humans, int) or not 1 <= humans <= players:
+            raise ValueError(f"humans must be 1..{players}, got {humans!r}")
+        specs = list(opponents or ["planner"])
+        if len(specs) == 1:
+            specs *= players - humans
+        if len(specs) != players - humans:
+            raise ValueError(f"{players} players with {humans} human(s) need "
+                             f"{players - humans} opponents, got {specs}")
+        if not 0 <= human_seat < players:
+            raise ValueError(f"human seat {human_seat} is not a seat of {players}")
+        # the maker's seat, then the friends' seats after it, then the bots
+        human_seats = {(human_seat + k) % players for k in range(humans)}
+        bot_specs = iter(specs)
+        bots: list[str | None] = [None if s in human_seats else next(bot_specs)
+                                  for s in range(players)]
+        seed = int(secrets.randbelow(10**9)) + EVAL_SEED_START if seed is None else int(seed)
+        table = cls(rules, bots, seed, folder, match=match)
+        table.play_bots()
+        table.save()
+        return table
+
+    # --- what the page sees -------------------------------------------------------------
+
+    def view(self, bot_moves: list[dict[str, Any]] | None = None,
+             seat: int | None = None) -> dict[str, Any]:
+        """Human ``seat``'s view (the first human's by default), the public move log, and
+        the bots' moves just played."""
+        seat = self.human if seat is None else seat
+        out = seat_view(self.rules, self.state, seat)
+        out.update({"game": self.game_id, "bots": self.bots, "log": self.log[-40:],
+                    "played": bot_moves or [], "moves_so_far": len(self.log),
+                    "deal": self.deal_index,
+                    "humans": sorted(self.joined), "room": self.code})
+        if self.match:
+            totals = match_totals(self.deal_scores) or [0] * self.rules.num_players
+            over = self.match_over()
+            out["match"] = {"deals": len(self.deal_scores), "totals": totals, "over": over,
+                            "winners": match_winners(self.rules, totals) if over else []}
+        return out
+
+    # --- moves --------------------------------------------------------------------------
+
+    def move(self, action: Any, seat: int | None = None) -> dict[str, Any]:
+        """Play human ``seat``'s ``action`` (an id or a move in card notation; the seat is
+        the first human's by default), then the bots' moves; that seat's new view. A
+        refused move or a failing bot leaves the game unchanged."""
+        seat = self.human if seat is None else seat
+        action_id = self._action_id(seat, action)
+
+        def play_and_answer() -> list[dict[str, Any]]:
+            self._play(action_id)
+            return self.play_bots()
+
+        played = self._commit(play_and_answer)
+        return self.view(played, seat)
+
+    def _action_id(self, seat: int, action: Any) -> int:
+        if self.state.done[0]:
+            raise MoveError("the deal is over")
+        if int(self.state.current[0]) != seat:
+            raise MoveError(f"it is seat {int(self.state.current[0])}'s turn")
+        if isinstance(action, bool) or not isinstance(action, int | str):
+            raise MoveError(f"a move is an action id or a move in card notation, got {action!r}")
+        try:
+            action_id = actions.string_to_action(action) if isinstance(action, str) else action
+        except ValueError as err:
+            raise MoveError(str(err)) from None
+        mask = game.legal_action_mask(self.rules, self.state)[0]
+        if not 0 <= action_id < mask.size or not mask[action_id]:
+            shown = actions.action_to_string(action_id) if 0 <= action_id < mask.size else action
+            raise MoveError(f"{shown!r} is not a legal move now")
+        return int(action_id)
+
+    def _play(self, action: int) -> dict[str, Any]:
+        seat = int(self.state.current[0])
+        entry = {"seat": seat, "turn": int(self.state.turn[0]),
+                 "move": actions.action_to_string(action)}
+        self.recorder.move(self.state, action)
+        self.state, _ = game.step(self.rules, self.state, [action])
+        self.log.append(entry)
+        if self.state.done[0]:
+            self.recorder.end_deal(self.state)
+            self.deal_scores.append(self.state.scores[0].tolist())
+        return entry
+
+    def play_bots(self) -> list[dict[str, Any]]:
+        """The bots' moves until the human is to act or the deal is over."""
+        played = []
+        while not self.state.done[0] and self.bots[int(self.state.current[0])] is not None:
+            seat, start = int(self.state.current[0]), time.perf_counter()
+            action = agent_move(self.agents[seat], self.rules, self.state, self.rng)
+            self.bot_seconds.append(time.perf_counter() - start)
+            if not game.legal_action_mask(self.rules, self.state)[0, action]:
+                raise RuntimeError(f"bot {self.bots[seat]!r} chose an illegal move {action}")
+            played.append(self._play(action))
+        return played
+
+    def hint(self, spec: str = "planner", seat: int | None = None) -> dict[str, Any]:
+        """The move agent ``spec`` would make for human ``seat`` now (it is not played)."""
+        seat = self.human if seat is None else seat
+        if self.state.done[0] or int(self.state.current[0]) != seat:
+            raise MoveError("a hint is for the seat to act")
+        agent = make_agent(spec, self.rules)
+        action = agent_move(agent, self.rules, self.state, np.random.default_rng(self.seed))
+        return {"agent": spec, "id": action, "text": actions.action_to_string(action)}
+
+    # --- saved games --------------------------------------------------------------------
+
+    def path(self) -> pathlib.Path:
+        return self.folder / f"{self.game_id}.jsonl"
+
+    def save(self) -> None:
+        """Write the replay and the table's sidecar (tokens, seats, room) atomically."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        sidecar = {"game": self.game_id, "tokens": {str(k): v for k, v in self.tokens.items()},
+                   "joined": sorted(self.joined), "code": self.code, "bots": self.bots,
+                   "seed": self.seed, "rules": self.rules.name,
+                   "rule_options": rule_options_of(self.rules),
+                   "rng": self.rng.bit_generator.state, "match": self.match,
+                   "records": self.recorder.records}
+        # the sidecar holds everything (one atomic write); the .jsonl beside it is the
+        # replay file for ``zolik replay`` and the viewer
+        for path, text in ((self.path().with_suffix(".json"), json.dumps(sidecar)),
+                           (self.path(), self.recorder.dumps())):
+            tmp = path.with_name(f".{path.name}.tmp")
+            try:
+                tmp.write_text(text, encoding="utf-8")
+                tmp.replace(path)
+            except OSError as err:
+                tmp.unlink(missing_ok=True)
+                raise SaveError(f"cannot save the game to {path}: {err.strerror or err}") from None
+
+    @classmethod
+    def load(cls, folder: pathlib.Path, game_id: str) -> TableGame:
+        """The game ``game_id`` saved in ``folder``, replayed move by move."""
+        if not game_id.isalnum():
+            raise KeyError(game_id)
+        sidecar_path = folder / f"{game_id}.json"
+        if not sidecar_path.exists():
+            raise KeyError(game_id)
+        sidecar = json.loads(sidecar_path.read_text(encoding="utf-8"))
+        rules = preset(sidecar["rules"], num_players=len(sidecar["bots"]),
+                       **sidecar["rule_options"])
+        table = cls(rules, sidecar["bots"], sidecar["seed"], folder, game_id=game_id,
+                    tokens={int(k): v for k, v in sidecar["tokens"].items()},
+                    joined=set(sidecar["joined"]), code=sidecar["code"],
+                    match=sidecar.get("match", False))
+        for rec in sidecar["records"][2:]:
+            if rec["kind"] == "move":
+                table._play(actions.string_to_action(rec["move"]))
+            elif rec["kind"] == "deal":
+                table._start_deal(rec["deal_index"])
+        table.rng.bit_generator.state = sidecar["rng"]  # the bots' generator as it was
+        return table

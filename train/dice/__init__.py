@@ -1,0 +1,1 @@
+"""Training on Pět kostek: PPO on the batched dice core and its learning curve."""

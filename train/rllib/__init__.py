@@ -1,0 +1,1 @@
+"""The RLlib backend: PPO self-play through RLlib (``zolik train --backend rllib``)."""
