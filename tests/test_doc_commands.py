@@ -90,7 +90,7 @@ def test_doc_python__runs_as_written(page, tmp_path, monkeypatch):
 
 # what is cut where a command would play for minutes: the flag and the value it runs with
 SHORTER = {"--deals": "4", "--games": "200"}
-# trains for minutes, or serves until stopped (the web table runs in tests/eval/test_web_table.py)
+# trains for minutes, or serves until stopped (the web table runs in tests/play/test_web_table.py)
 SLOW = ("zolik train", "zolik main", "zolik strength", "zolik dice train", "zolik dice solve --all",
         "zolik play")
 

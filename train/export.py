@@ -20,6 +20,7 @@ import torch
 
 from agents.learned import ppo as ppo_agent
 from agents.learned import pretrained
+from agents.learned.legacy import load_model
 from train.evaluate import PLAY_MODES, evaluate_modes, format_table
 from train.ppo import read_config
 from zolik_env.seeds import EVAL_SEED_START
@@ -31,13 +32,11 @@ def export(run_dir: str | pathlib.Path, name: str, deals: int = 400,
            opponents: Sequence[str] = ("random", "greedy", "planner"),
            out_dir: pathlib.Path = pretrained.BOTS, note: str = "") -> dict[str, Any]:
     """Write the bot files for the run's final checkpoint; the ``NAME.json`` contents."""
-    from sb3_contrib import MaskablePPO
-
     run = pathlib.Path(run_dir)
     cfg = read_config(run)
     checkpoint = ppo_agent.resolve_checkpoint(run)
     rules = cfg.rules()
-    model = MaskablePPO.load(checkpoint, device="cpu")
+    model = load_model(checkpoint, device="cpu")
     out_dir.mkdir(parents=True, exist_ok=True)
     torch.save(pretrained.pack(model.policy, rules), out_dir / f"{name}.pt")
     saved = torch.load(out_dir / f"{name}.pt", map_location="cpu", weights_only=True)

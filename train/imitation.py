@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from agents.features.hand_features import FEATURE_VERSION, augment, feature_size
-from agents.learned.ppo import critic_extra_of
+from agents.learned.legacy import spec_of
 from agents.registry import make_agent
 from train.config import check_teacher
 from zolik_env.envs.zolik_common import shape_rewards
@@ -365,7 +365,7 @@ def clone(policy: Any, data: TeacherData, epochs: int = 3, batch_size: int = 512
 def _evaluate(policy: Any, data: TeacherData, rows: np.ndarray) -> tuple[Any, Any, Any]:
     import torch
 
-    obs = torch.as_tensor(data.inputs(rows, critic_extra_of(policy) > 0))
+    obs = torch.as_tensor(data.inputs(rows, spec_of(policy).critic_extra > 0))
     acts = torch.as_tensor(data.action[rows].astype(np.int64))
     values, log_prob, entropy = policy.evaluate_actions(obs, acts,
                                                         action_masks=data.legal(rows))
@@ -381,7 +381,7 @@ def _held_out(policy: Any, data: TeacherData, rows: np.ndarray) -> tuple[float, 
     hits, errors = 0, 0.0
     with torch.inference_mode():
         for part in np.array_split(rows, max(1, rows.size // 1024)):
-            obs = torch.as_tensor(data.inputs(part, critic_extra_of(policy) > 0))
+            obs = torch.as_tensor(data.inputs(part, spec_of(policy).critic_extra > 0))
             dist = policy.get_distribution(obs, action_masks=data.legal(part))
             best = dist.distribution.probs.argmax(1).numpy()
             hits += int((best == data.action[part]).sum())

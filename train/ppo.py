@@ -27,9 +27,10 @@ from typing import Any
 
 import yaml
 
-from agents.features.hand_features import FEATURE_VERSION
+from agents.learned import legacy
+from agents.learned.build import make_spec, network_kwargs
 from agents.learned.discard_prior import discard_prior_spec
-from agents.learned.ppo import ScaledObs, obs_scale, write_meta
+from agents.learned.ppo import write_meta
 from agents.learned.ppo_net import LeanMaskablePolicy
 from agents.registry import make_agent
 from train import resume_state
@@ -66,13 +67,7 @@ def start_run(cfg: PPOConfig) -> pathlib.Path:
 
 def read_config(run_dir: pathlib.Path) -> PPOConfig:
     """The resolved config a run dir was started with."""
-    raw = yaml.safe_load((run_dir / "config.yaml").read_text())
-    if isinstance(raw, dict):
-        raw.setdefault("obs_features", "")  # run dirs from before hand features had none
-        raw.setdefault("plan_prior", False)
-        raw.setdefault("discard_prior", False)
-        raw.setdefault("privileged_critic", False)  # nor a privileged critic
-        raw.setdefault("duplicate_reference", "")  # nor a duplicate reference
+    raw = legacy.upgrade_run_config(yaml.safe_load((run_dir / "config.yaml").read_text()))
     return make_config(raw, str(run_dir / "config.yaml"))
 
 
@@ -87,7 +82,8 @@ def save_checkpoint(model: Any, cfg: PPOConfig, path: pathlib.Path,
         if state is not None:
             resume_state.save(resume_state.state_path(path), state)
         model.save(tmp)
-        write_meta(path, cfg.rules(), step=int(model.num_timesteps), seed=cfg.seed)
+        write_meta(path, cfg.rules(), step=int(model.num_timesteps), seed=cfg.seed,
+                   net_spec=legacy.spec_of(model.policy, cfg.rules()).to_dict())
         os.replace(tmp, path)
     except OSError as error:
         tmp.unlink(missing_ok=True)
@@ -95,22 +91,23 @@ def save_checkpoint(model: Any, cfg: PPOConfig, path: pathlib.Path,
     return path
 
 
+def net_spec(cfg: PPOConfig) -> Any:
+    """The ``NetSpec`` of the network ``cfg`` trains."""
+    rules = cfg.rules()
+    return make_spec(
+        rules, cfg.net_arch, cfg.obs_features,
+        critic_extra=critic_view_size(rules) if cfg.privileged_critic else 0,
+        plan_prior=cfg.plan_prior, plan_pending=cfg.plan_pending_start is not None,
+        discard_prior=(discard_prior_spec(rules, teacher_weights(cfg.teacher))
+                       if cfg.discard_prior else False),
+        prior_scale=cfg.prior_lr_scale)
+
+
 def _new_model(cfg: PPOConfig, env: Any) -> Any:
     from sb3_contrib import MaskablePPO
 
-    critic_extra = critic_view_size(cfg.rules()) if cfg.privileged_critic else 0
-    scale = obs_scale(cfg.rules(), cfg.obs_features, critic_extra).tolist()
-    policy_kwargs = {"net_arch": list(cfg.net_arch), "features_extractor_class": ScaledObs,
-                     "plan_prior": cfg.plan_prior,
-                     "discard_prior": (discard_prior_spec(cfg.rules(), teacher_weights(cfg.teacher))
-                                       if cfg.discard_prior else None),
-                     "prior_scale": cfg.prior_lr_scale,
-                     "plan_open_start": cfg.plan_open_start,
-                     "plan_pending_start": cfg.plan_pending_start,
-                     "features_extractor_kwargs": {"scale": scale,
-                                                   "features": cfg.obs_features,
-                                                   "feature_version": FEATURE_VERSION,
-                                                   "critic_extra": critic_extra}}
+    policy_kwargs = network_kwargs(net_spec(cfg), cfg.rules(), cfg.plan_open_start,
+                                   cfg.plan_pending_start or 0.0)
     return MaskablePPO(
         LeanMaskablePolicy, env, learning_rate=cfg.learning_rate, n_steps=cfg.n_steps,
         batch_size=cfg.batch_size, n_epochs=cfg.n_epochs, gamma=cfg.gamma,
@@ -153,9 +150,7 @@ def build(cfg: PPOConfig, run_dir: pathlib.Path) -> tuple[Any, PoolVecEnv, Oppon
 
 
 def _newest_intact(folder: pathlib.Path) -> tuple[Any, int]:
-    from sb3_contrib import MaskablePPO
-
-    return newest_intact(folder, lambda path: MaskablePPO.load(path, device="cpu"))
+    return newest_intact(folder, lambda path: legacy.load_model(path, device="cpu"))
 
 
 def truncate_logs(run_dir: pathlib.Path, step: int) -> None:

@@ -104,12 +104,11 @@ class PPOAgent:
     the model plays the rules it is given."""
 
     def __init__(self, path: str) -> None:
-        from sb3_contrib import MaskablePPO
-
+        from agents.learned.legacy import load_model
         from agents.learned.ppo import resolve_checkpoint
 
         self.path = resolve_checkpoint(path)
-        self.model = MaskablePPO.load(self.path, device="cpu")
+        self.model = load_model(self.path, device="cpu")
 
     def act(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> int:
         return int(self.act_batch(obs[None], mask[None], rng)[0])

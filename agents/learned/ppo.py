@@ -45,8 +45,11 @@ from agents.features.hand_features import (
     feature_scale,
     feature_size,
 )
+from agents.learned.legacy import load_model, spec_of
+from agents.learned.net_spec import rules_meta
+from agents.learned.ppo_net import LeanMaskablePolicy
 from zolik_env.rummy.observe import obs_layout
-from zolik_env.rummy.options import RuleSet, rule_options_of
+from zolik_env.rummy.options import RuleSet
 
 # divisor per observation slice (others are counts 0..2 or flags, left as they are)
 _SLICE_DIVISORS = {"meld_kind": 2.0, "meld_key": 13.0, "meld_cells": 2.0, "discard_newest": 53.0,
@@ -86,12 +89,6 @@ class ScaledObs(BaseFeaturesExtractor):
     def forward(self, observations: torch.Tensor) -> torch.Tensor:
         x = observations.float()
         return torch.clamp(x * self.scale[:x.shape[1]], -CLIP, CLIP)
-
-
-def rules_meta(rules: RuleSet) -> dict[str, Any]:
-    """What a checkpoint's ``.json`` records of its rules."""
-    return {"rules": rules.name, "num_players": rules.num_players,
-            "rule_options": rule_options_of(rules)}
 
 
 def write_meta(zip_path: Path, rules: RuleSet, **extra: Any) -> None:
@@ -147,30 +144,14 @@ def check_sizes(zip_path: Path, model: Any, rules: RuleSet) -> None:
     """Raise ``ValueError`` unless the model's observation and action sizes fit ``rules``."""
     from zolik_env.rummy.actions import NUM_ACTIONS
 
-    extra = feature_size(features_of(model.policy)) + critic_extra_of(model.policy)
+    spec = spec_of(model.policy, rules)
+    extra = feature_size(spec.obs_features) + spec.critic_extra
     want = (sum(int(np.prod(shape)) for _, shape in obs_layout(rules)) + extra, NUM_ACTIONS)
     got = (int(np.prod(model.observation_space.shape)), int(model.action_space.n))
     if got != want:
         raise ValueError(f"PPO model {zip_path} takes observations of {got[0]} and "
                          f"{got[1]} actions; {rules.name} with {rules.num_players} players "
                          f"has {want[0]} and {want[1]}: train it for these rules")
-
-
-def features_of(policy: Any) -> str:
-    """The feature set a policy network's observations carry (``""``: none)."""
-    return str(getattr(policy.pi_features_extractor, "features", ""))
-
-
-def critic_extra_of(policy: Any) -> int:
-    """Entries of critic view a policy network's training observations end with (0: its
-    critic sees what the actor sees)."""
-    return int(getattr(policy.pi_features_extractor, "critic_extra", 0))
-
-
-def feature_version_of(policy: Any) -> int:
-    """The hand-features version a policy network was trained on (networks saved before
-    the version was recorded: ``UNRECORDED_VERSION``)."""
-    return int(getattr(policy.pi_features_extractor, "feature_version", UNRECORDED_VERSION))
 
 
 class PPOPolicy(SingleFromBatched):
@@ -182,10 +163,11 @@ class PPOPolicy(SingleFromBatched):
         self.policy = policy
         self.name = name
         self.deterministic = deterministic
-        self.features = features_of(policy)
+        self.spec = spec_of(policy, rules)
+        self.features = self.spec.obs_features
         if self.features and rules is None:
             raise ValueError(f"{name} takes {self.features!r} features: pass its rules")
-        self.feature_version = feature_version_of(policy)
+        self.feature_version = self.spec.feature_version
         if self.features:
             check_version(self.feature_version, name)
         self.rules = rules
@@ -221,7 +203,7 @@ class PPOPolicy(SingleFromBatched):
         net = self.policy
         net.set_training_mode(False)
         x = torch.as_tensor(np.asarray(obs), dtype=torch.float32)
-        if callable(getattr(net, "legal_probabilities", None)):  # LeanMaskablePolicy
+        if isinstance(net, LeanMaskablePolicy):
             return net.legal_probabilities(x, mask).numpy()
         logits = net.action_net(net.mlp_extractor.forward_actor(net.pi_features_extractor(x)))
         logits = logits.masked_fill(~torch.as_tensor(np.asarray(mask, bool)), -torch.inf)
@@ -292,12 +274,10 @@ def pick_moves(probs: np.ndarray, mask: np.ndarray, rng: np.random.Generator,
 def load(path: str | Path, rules: RuleSet | None = None, deterministic: bool = False,
          name: str | None = None) -> PPOPolicy:
     """Load a checkpoint as a Policy; with ``rules``, check it was trained for them."""
-    from sb3_contrib import MaskablePPO
-
     zip_path = resolve_checkpoint(path)
     if rules is not None:
         check_meta(zip_path, rules)
-    model = MaskablePPO.load(zip_path, device="cpu")
+    model = load_model(zip_path, device="cpu")
     if rules is not None:
         check_sizes(zip_path, model, rules)
     return PPOPolicy(model.policy, name or f"ppo:{zip_path}", deterministic, rules)

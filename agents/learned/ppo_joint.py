@@ -13,29 +13,29 @@ each network's own ``legal_probabilities`` on its rows, up to float rounding.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import torch
 
+from agents.learned.legacy import spec_of
 from agents.learned.masked_softmax import LegalMoves, as_mask, layer_at
+from agents.learned.ppo_net import LeanMaskablePolicy
 
 
 def joint_key(net: Any) -> tuple[Any, ...] | None:
-    """Networks with equal keys may share a pass: the same class, input scaling, layer
-    shapes, activation and priors (their weights may differ). None: not a
-    ``agents.learned.ppo_net.LeanMaskablePolicy`` (known by its ``legal_probabilities``; not
-    imported, as ``agents.learned.ppo`` calls this module), which always plays alone."""
-    if not callable(getattr(net, "legal_probabilities", None)):
+    """Networks with equal keys may share a pass: the same class, net spec (shape,
+    features, priors), input scaling, layer shapes and activation (their weights may
+    differ). None: not a ``LeanMaskablePolicy``, which always plays alone."""
+    if not isinstance(net, LeanMaskablePolicy):
         return None
     extractor = net.pi_features_extractor
     scale = hashlib.sha256(extractor.scale.numpy().tobytes()).hexdigest()
     shapes = tuple(tuple(p.shape) for p in net.mlp_extractor.policy_net.parameters())
-    return (type(net), net.features_dim, net.critic_extra, scale, shapes,
-            net.activation_fn, type(net.mlp_extractor), net.use_plan_prior,
-            json.dumps(net.discard_prior_spec, sort_keys=True))
+    spec = spec_of(net)
+    return (type(net), net.features_dim, scale, shapes, net.activation_fn,
+            type(net.mlp_extractor), spec.key())
 
 
 @torch.no_grad()

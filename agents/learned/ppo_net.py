@@ -63,7 +63,7 @@ from agents.learned.masked_softmax import (
     masked_log_softmax,
     sample_moves,
 )
-from agents.learned.ppo import critic_extra_of
+from agents.learned.net_spec import NetSpec
 from zolik_env.rummy import actions as A
 from zolik_env.rummy.cards import JOKER, NUM_KINDS, NUM_NATURALS, NUM_RANKS, NUM_SUITS
 
@@ -226,7 +226,10 @@ class LeanMaskablePolicy(MaskableActorCriticPolicy):
     def __init__(self, *args: Any, plan_prior: bool = False,
                  discard_prior: dict[str, Any] | None = None, prior_scale: float = 1.0,
                  plan_open_start: float = 0.0, plan_pending_start: float | None = None,
-                 **kwargs: Any) -> None:
+                 net_spec: dict[str, Any] | None = None, **kwargs: Any) -> None:
+        # the spec it was built from (``agents.learned.build``); None for networks saved
+        # before specs, which ``agents.learned.legacy.spec_of`` gives one
+        self.net_spec = None if net_spec is None else NetSpec.from_dict(net_spec)
         self.use_plan_prior = plan_prior
         self.plan_open_start = float(plan_open_start)
         self.plan_pending_start = (None if plan_pending_start is None
@@ -249,7 +252,8 @@ class LeanMaskablePolicy(MaskableActorCriticPolicy):
 
     @property
     def critic_extra(self) -> int:
-        return critic_extra_of(self)
+        """Entries of privileged critic view the observations end with (0: none)."""
+        return int(self.features_extractor_kwargs.get("critic_extra", 0))
 
     def _build_mlp_extractor(self) -> None:
         if not self.critic_extra:
@@ -265,6 +269,7 @@ class LeanMaskablePolicy(MaskableActorCriticPolicy):
         data["prior_scale"] = self.prior_scale
         data["plan_open_start"] = self.plan_open_start
         data["plan_pending_start"] = self.plan_pending_start
+        data["net_spec"] = None if self.net_spec is None else self.net_spec.to_dict()
         return data
 
     def action_logits(self, obs: torch.Tensor) -> torch.Tensor:

@@ -120,11 +120,11 @@ def test_the_bonus_touches_only_discards_and_follows_its_weights():
 def test_a_network_with_the_prior_trains_it_and_ships_it(plan_pending):
     """Shipped as a bot (float16), a network keeps its logits: with the discard prior and
     with or without the plan prior's third row."""
-    from agents.learned.pretrained import network, pack, unpack
+    from agents.learned.pretrained import pack, unpack
 
     rule_set = rules.preset("cz")
     obs, masks = planner_positions(rule_set, deals=4, moves=80)
-    net = network([16], rule_set, FEATURES, plan_prior=True, discard_prior=True,
+    net = spec_net([16], rule_set, FEATURES, plan_prior=True, discard_prior=True,
                   plan_pending=plan_pending)
     assert any(p is net.discard_prior.weight for p in net.optimizer.param_groups[0]["params"])
     with torch.no_grad():
@@ -137,7 +137,7 @@ def test_a_network_with_the_prior_trains_it_and_ships_it(plan_pending):
     torch.testing.assert_close(again, logits, atol=0.05, rtol=0.01)  # float16 weights
     assert shipped.discard_prior.near_out == 4
     assert shipped.plan_prior.weight.shape == net.plan_prior.weight.shape
-    plain = network([16], rule_set, FEATURES, plan_prior=True, plan_pending=plan_pending)
+    plain = spec_net([16], rule_set, FEATURES, plan_prior=True, plan_pending=plan_pending)
     plain.load_state_dict({k: v for k, v in net.state_dict().items()
                            if not k.startswith("discard_prior")})
     with torch.no_grad():
@@ -151,15 +151,13 @@ def test_prior_scale_moves_the_coefficients_that_many_times_faster_under_adam():
     """The same logits at the start; after one Adam step on the same loss the
     coefficients have moved ``prior_scale`` times as far (Adam's step ignores the size of
     the gradient, so this is the only way to give the priors a larger step)."""
-    from agents.learned.pretrained import network
-
     rule_set = rules.preset("cz")
     obs, masks = planner_positions(rule_set, deals=4, moves=80)
     x = torch.as_tensor(augment(obs, rule_set, FEATURES))
     moved, logits = [], []
     for scale in (1.0, 30.0):
         torch.manual_seed(0)
-        net = network([16], rule_set, FEATURES, plan_prior=True, discard_prior=True,
+        net = spec_net([16], rule_set, FEATURES, plan_prior=True, discard_prior=True,
                       prior_scale=scale)
         before = net.discard_prior.coefficients.detach().clone()
         with torch.no_grad():
@@ -180,11 +178,18 @@ def test_prior_scale_moves_the_coefficients_that_many_times_faster_under_adam():
 def test_a_shipped_network_keeps_its_teachers_danger_threshold():
     """A prior made for ``planner:near_out=6`` reads an opponent with 6 cards as near
     out, and so does the bot packed from it."""
-    from agents.learned.pretrained import network, pack, unpack
+    from agents.learned.pretrained import pack, unpack
 
     rule_set = rules.preset("cz")
     spec = discard_prior_spec(rule_set, parse_weights("near_out=6,danger=3"))
-    net = network([16], rule_set, FEATURES, discard_prior=True, prior_spec=spec)
+    net = spec_net([16], rule_set, FEATURES, discard_prior=spec)
     shipped = unpack(pack(net, rule_set), rule_set, "test")
     assert net.discard_prior.near_out == shipped.discard_prior.near_out == 6
     assert shipped.discard_prior_spec == spec
+
+
+def spec_net(net_arch, rule_set, features="", **kwargs):
+    """An untrained network of ``agents.learned.build.make_spec``'s spec."""
+    from agents.learned.build import make_spec, network
+
+    return network(make_spec(rule_set, net_arch, features, **kwargs), rule_set)

@@ -8,7 +8,6 @@ import torch
 from agents.features.hand_features import augment
 from agents.learned.ppo import PPOPolicy
 from agents.learned.ppo_joint import joint_key, joint_probabilities
-from agents.learned.pretrained import network
 from zolik_env.rummy import game, rules
 from zolik_env.rummy.observe import observe
 
@@ -33,7 +32,7 @@ def snapshots(rule_set, n, **kwargs):
     nets = []
     for seed in range(n):
         torch.manual_seed(seed)
-        net = network([24], rule_set, FEATURES, plan_prior=True, discard_prior=True, **kwargs)
+        net = spec_net([24], rule_set, FEATURES, plan_prior=True, discard_prior=True, **kwargs)
         with torch.no_grad():
             net.plan_prior.weight.normal_()
             net.discard_prior.weight.mul_(1 + 0.2 * seed)
@@ -81,10 +80,17 @@ def test_only_networks_of_one_shape_and_prior_set_share_a_key(positions):
     a, b = snapshots(rule_set, 2)
     assert joint_key(a) == joint_key(b) is not None
     torch.manual_seed(0)
-    assert joint_key(network([32], rule_set, FEATURES, plan_prior=True,
+    assert joint_key(spec_net([32], rule_set, FEATURES, plan_prior=True,
                              discard_prior=True)) != joint_key(a)
-    assert joint_key(network([24], rule_set, FEATURES, plan_prior=True)) != joint_key(a)
-    assert joint_key(network([24], rules.preset("sk"), FEATURES, plan_prior=True,
+    assert joint_key(spec_net([24], rule_set, FEATURES, plan_prior=True)) != joint_key(a)
+    assert joint_key(spec_net([24], rules.preset("sk"), FEATURES, plan_prior=True,
                              discard_prior=True)) != joint_key(a)
     policies = [PPOPolicy(net, f"s{k}", rules=rule_set) for k, net in enumerate((a, b))]
     assert policies[0].joint_key == policies[1].joint_key is not None
+
+
+def spec_net(net_arch, rule_set, features="", **kwargs):
+    """An untrained network of ``agents.learned.build.make_spec``'s spec."""
+    from agents.learned.build import make_spec, network
+
+    return network(make_spec(rule_set, net_arch, features, **kwargs), rule_set)

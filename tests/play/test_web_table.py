@@ -169,7 +169,7 @@ def test_games_are_isolated_and_survive_a_restart(tmp_path):
 
 
 def test_a_bot_that_raises_leaves_the_game_and_the_server_running(tmp_path):
-    raising = "tests.eval.test_web_table:raising_bot"  # offered: zolik play was given it
+    raising = "tests.play.test_web_table:raising_bot"  # offered: zolik play was given it
     client = TestClient(create_app(tmp_path / "games", {"opponents": [raising]}))
     game_id, headers, data = start(client, opponents=[raising])
     url = f"/api/games/{game_id}"

@@ -10,7 +10,6 @@ from agents.features.hand_features import HAND_FEATURES, PLAN_RUNS, PLAN_SETS, S
 from agents.learned.masked_softmax import legal_entropy, masked_log_softmax
 from agents.learned.ppo import PPOPolicy
 from agents.learned.ppo_net import PlanPrior
-from agents.learned.pretrained import network
 from agents.registry import make_agent
 from zolik_env.rummy import actions as A
 from zolik_env.rummy import game, rules
@@ -44,7 +43,7 @@ def setup():
     rule_set = rules.preset("cz")
     obs, masks, acts = planner_positions(rule_set)
     torch.manual_seed(3)
-    net = network([32], rule_set, FEATURES, plan_prior=True, discard_prior=True)
+    net = spec_net([32], rule_set, FEATURES, plan_prior=True, discard_prior=True)
     with torch.no_grad():  # priors away from their start, so that every term counts
         net.plan_prior.weight.normal_()
         net.discard_prior.weight.mul_(1.3).add_(0.2)
@@ -166,3 +165,10 @@ def test_each_prior_at_the_legal_moves_is_its_table_there(setup):
             assert torch.equal(prior.at(actor, rows, moves), prior(actor)[rows, moves])
         melds = (moves >= A.MELD_BASE) & (moves < A.LAYOFF_BASE)
         assert (net.plan_prior.at(actor, rows, moves)[melds] != 0).sum() > 5
+
+
+def spec_net(net_arch, rule_set, features="", **kwargs):
+    """An untrained network of ``agents.learned.build.make_spec``'s spec."""
+    from agents.learned.build import make_spec, network
+
+    return network(make_spec(rule_set, net_arch, features, **kwargs), rule_set)

@@ -247,14 +247,15 @@ def features_run(request, tmp_path_factory):
 
 def test_hand_features__the_checkpoint_adds_them_to_plain_observations(features_run):
     from agents.features import hand_features, pretrained
-    from agents.learned.ppo import PPOPolicy, features_of
+    from agents.learned.legacy import spec_of
+    from agents.learned.ppo import PPOPolicy
 
     cfg, result = features_run
     rules = cfg.rules()
     obs, mask = _deal_batch(rules)
     name = cfg.obs_features
     model = MaskablePPO.load(result.final, device="cpu")
-    assert features_of(model.policy) == name and model.policy.use_plan_prior
+    assert spec_of(model.policy).obs_features == name and model.policy.use_plan_prior
     # the prior's weights are trained and saved (PPO moved them from zero)
     assert model.policy.plan_prior.weight.abs().sum() > 0
     assert model.observation_space.shape == (obs.shape[1] + hand_features.feature_size(name),)
@@ -265,7 +266,7 @@ def test_hand_features__the_checkpoint_adds_them_to_plain_observations(features_
     with pytest.raises(ValueError, match=re.escape(f"takes '{name}' features: pass its rules")):
         PPOPolicy(model.policy, "no rules")
     bot = pretrained.unpack(pretrained.pack(model.policy, rules), rules, "tiny")
-    assert features_of(bot) == name and bot.use_plan_prior
+    assert spec_of(bot).obs_features == name and bot.use_plan_prior
     with_prior = cfg.discard_prior
     assert (model.policy.discard_prior_spec is not None) == with_prior
     assert (bot.discard_prior_spec is not None) == with_prior

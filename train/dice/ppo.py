@@ -262,6 +262,7 @@ def run(cfg: DicePPOConfig, run_dir: pathlib.Path | None = None) -> pathlib.Path
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import VecMonitor
 
+    from agents.learned.legacy import load_model
     from train.dice.vec import KostkyVecEnv
 
     torch.set_num_threads(cfg.torch_threads)
@@ -274,7 +275,7 @@ def run(cfg: DicePPOConfig, run_dir: pathlib.Path | None = None) -> pathlib.Path
     raw = KostkyVecEnv(cfg.num_envs, cfg.rules(), cfg.seed, cfg.reward_scale, False)
     env = VecMonitor(raw)
     model, step = newest_intact(run_dir / "checkpoints",
-                                lambda path: MaskablePPO.load(path, env=env, device="cpu"))
+                                lambda path: load_model(path, env=env, device="cpu"))
     logged, recent = None, None
     if resume and model is not None:
         model.learning_rate = _learning_rate(cfg, start)
