@@ -1,5 +1,5 @@
-"""Every ``zolik`` command shown in the README and ``docs/`` parses with today's options,
-and every Python example of ``docs/core.md``, ``docs/dice.md`` and
+"""Every ``zolik`` command shown in the README, ``docs/`` and ``docs/results/`` parses with
+today's options, and every Python example of ``docs/core.md``, ``docs/dice.md`` and
 ``docs/imperfect-information.md`` runs as written (the
 other pages' examples run in ``tests/test_readme.py`` and ``tests/envs/test_docs.py``).
 
@@ -26,7 +26,8 @@ import pytest
 from cli import main as cli
 
 ROOT = Path(__file__).resolve().parents[1]
-PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")),
+         *sorted((ROOT / "docs" / "results").glob("*.md"))]
 
 
 def doc_commands() -> list[tuple[str, str]]:

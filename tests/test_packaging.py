@@ -18,7 +18,7 @@ ZOLIK = Path(sys.executable).parent / "zolik"
 def test_pyproject__lists_every_package_of_the_tree():
     setup = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
     tree = {".".join(p.parent.relative_to(ROOT).parts)
-            for top in ("zolik_env", "agents", "eval", "train", "cli")
+            for top in ("zolik_env", "agents", "eval", "train", "play", "cli")
             for p in (ROOT / top).rglob("__init__.py")}
     assert set(setup["packages"]) == tree | {"zolik_configs"}
     assert setup["package-dir"]["zolik_configs"] == "configs"

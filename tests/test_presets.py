@@ -1,5 +1,6 @@
-"""Every rule preset is complete: a new preset needs only its entry in
-``zolik_env.rummy.options`` and its golden games (``python -m tests.golden.regenerate``)."""
+"""Every rule preset is complete: its entry in ``zolik_env.rummy.options`` has golden games
+(``python -m tests.golden.regenerate``); the whole walk-through of a new preset is in
+``docs/style.md`` §10."""
 
 from tests.golden import regenerate
 from zolik_env.rummy.options import PRESETS

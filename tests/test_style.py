@@ -1,4 +1,4 @@
-"""House style that a machine can check (STYLE.md §8): ruff is clean and no module grows
+"""House style that a machine can check (docs/style.md §8): ruff is clean and no module grows
 past the 400-line split point."""
 
 from __future__ import annotations

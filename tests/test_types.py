@@ -1,4 +1,4 @@
-"""Types (STYLE.md §8): ``mypy --strict`` passes on ``zolik_env/``, with the settings in
+"""Types (docs/style.md §8): ``mypy --strict`` passes on ``zolik_env/``, with the settings in
 pyproject.toml's ``[tool.mypy]``.
 
 mypy is a dev dependency (scripts/setup.sh installs it), so a missing mypy fails here

@@ -16,7 +16,7 @@ fed the VecEnv's raw int16 observation (SB3 only casts a ``Box`` to float).
 Acting: the masked logits give a distribution over legal moves; ``act_batch`` samples it
 with the given numpy generator (inverse CDF of one uniform per row), or takes the argmax
 when ``deterministic``. Same checkpoint, observations, masks and generator state give
-the same moves. This module imports no ``train`` code (STYLE.md §2).
+the same moves. This module imports no ``train`` code (docs/style.md §2).
 
 **Hand features.** A network trained with ``obs_features: hand`` records the name and the
 feature version in its ``ScaledObs`` and takes the observation with

@@ -13,6 +13,7 @@ each network's own ``legal_probabilities`` on its rows, up to float rounding.
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -25,17 +26,19 @@ from agents.learned.ppo_net import LeanMaskablePolicy
 
 
 def joint_key(net: Any) -> tuple[Any, ...] | None:
-    """Networks with equal keys may share a pass: the same class, net spec (shape,
-    features, priors), input scaling, layer shapes and activation (their weights may
-    differ). None: not a ``LeanMaskablePolicy``, which always plays alone."""
+    """Networks with equal keys may share a pass: the same class, input scaling, layer
+    shapes, activation and priors of their net spec (their weights may differ; the plan
+    prior's third row is a weight, so networks with and without it share). None: not a
+    ``LeanMaskablePolicy``, which always plays alone."""
     if not isinstance(net, LeanMaskablePolicy):
         return None
     extractor = net.pi_features_extractor
     scale = hashlib.sha256(extractor.scale.numpy().tobytes()).hexdigest()
     shapes = tuple(tuple(p.shape) for p in net.mlp_extractor.policy_net.parameters())
     spec = spec_of(net)
-    return (type(net), net.features_dim, scale, shapes, net.activation_fn,
-            type(net.mlp_extractor), spec.key())
+    return (type(net), net.features_dim, spec.critic_extra, scale, shapes,
+            net.activation_fn, type(net.mlp_extractor), spec.plan_prior,
+            json.dumps(spec.discard_prior, sort_keys=True))
 
 
 @torch.no_grad()

@@ -1,4 +1,4 @@
-"""Rewrite the golden games of the batched Žolík core (STYLE.md §9 "Golden games").
+"""Rewrite the golden games of the batched Žolík core (docs/style.md §5).
 
     python -m tests.golden.regenerate
 

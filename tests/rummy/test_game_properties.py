@@ -1,4 +1,4 @@
-"""Property tests of the batched core (STYLE.md §9): random legal play under every preset and
+"""Property tests of the batched core (docs/style.md §9): random legal play under every preset and
 2-4 players keeps the invariants, ends, scores as ``rules.score_deal`` says, agrees with the
 readable rules API on every meld and lay-off, and is deterministic and batch-independent."""
 

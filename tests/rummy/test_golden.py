@@ -1,4 +1,4 @@
-"""Golden games (STYLE.md §9): replay each variant's recorded deal and compare every step.
+"""Golden games (docs/style.md §5): replay each variant's recorded deal and compare every step.
 Regenerate with ``python -m tests.golden.regenerate`` after an intended rules change."""
 
 import json

@@ -1,4 +1,4 @@
-"""``check_meld`` against an independent brute-force reference (STYLE.md §9).
+"""``check_meld`` against an independent brute-force reference (docs/style.md §9).
 
 ``valid_melds`` *generates* every valid meld of a preset from the facts of docs/rules-spec.md §1-4,
 written here again without using ``melds.py``: every run (each suit, start position 1..14,

@@ -2,6 +2,7 @@
 and resume after a simulated kill."""
 
 import csv
+import dataclasses
 import io
 import pathlib
 import re
@@ -246,7 +247,8 @@ def features_run(request, tmp_path_factory):
 
 
 def test_hand_features__the_checkpoint_adds_them_to_plain_observations(features_run):
-    from agents.features import hand_features, pretrained
+    from agents.features import hand_features
+    from agents.learned import pretrained
     from agents.learned.legacy import spec_of
     from agents.learned.ppo import PPOPolicy
 
@@ -295,9 +297,11 @@ def test_hand_features__a_network_of_another_feature_version_is_refused(features
     assert model.policy_kwargs["features_extractor_kwargs"]["feature_version"] == (
         model.policy.pi_features_extractor.feature_version)  # saved in the zip
     assert PPOPolicy(model.policy, "now", rules=cfg.rules()).feature_version == 4
-    model.policy.pi_features_extractor.feature_version = 3  # still computed, for old nets
+    assert model.policy.net_spec.feature_version == 4  # the spec records it too
+    spec = model.policy.net_spec
+    model.policy.net_spec = dataclasses.replace(spec, feature_version=3)  # still computed
     assert PPOPolicy(model.policy, "v3", rules=cfg.rules()).feature_version == 3
-    model.policy.pi_features_extractor.feature_version = 2
+    model.policy.net_spec = dataclasses.replace(spec, feature_version=2)
     with pytest.raises(ValueError, match="old was trained on hand features version 2"):
         PPOPolicy(model.policy, "old", rules=cfg.rules())
 

@@ -135,7 +135,7 @@ def test_checkpoint__plays_from_the_plain_observation(privileged, tmp_path):
 def test_pretrained__a_privileged_network_packs_and_unpacks(privileged):
     cfg, model, env = privileged
     saved = pretrained.pack(model.policy, cfg.rules())
-    assert saved["critic_extra"] == critic_view_size(CZ)
+    assert saved["net_spec"]["critic_extra"] == critic_view_size(CZ)
     net = pretrained.unpack(saved, cfg.rules(), "test")
     obs = torch.as_tensor(env.reset())
     with torch.no_grad():

@@ -11,7 +11,7 @@ negated), given on the step that ends a deal and 0 otherwise:
 
 Opponents are the string ``"random"`` (uniform over the legal moves, built here) or any
 object with ``act_batch(obs, mask, rng)`` or ``act(obs, mask, rng)`` (the ``agents``
-Policy protocol). ``zolik_env`` never imports ``agents`` (STYLE.md §2); build other specs
+Policy protocol). ``zolik_env`` never imports ``agents`` (docs/style.md §2); build other specs
 with ``agents.registry.make_agent("greedy", rules)`` and pass the object.
 """
 
