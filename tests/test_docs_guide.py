@@ -12,13 +12,14 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from tests import test_docs_spec as docs_spec
+
 ROOT = Path(__file__).resolve().parents[1]
 GUIDE = ROOT / "docs" / "training.md"
 STYLE = ROOT / "docs" / "style.md"
 GUIDE_MAX_LINES = 400
 WALK_THROUGHS = ("Adding a rule option", "Adding a preset", "Adding an agent")
 SCANNED_SUFFIXES = (".py", ".md", ".yaml", ".toml", ".sh", ".txt", ".cfg")
-SKIPPED_DIRS = {"__pycache__", "runs", "build", "dist", "node_modules"}
 OLD_NAME = "STYLE" + ".md"  # the house rules' former, absent file (spelt so as not to cite it)
 
 _FENCE = re.compile(r"^```.*?^```[^\n]*$", re.M | re.S)
@@ -78,17 +79,8 @@ def doc_pages(root: Path) -> list[Path]:
 
 
 def repo_files(root: Path) -> list[Path]:
-    """The repository's text files: hidden folders, caches, run outputs and build
-    metadata skipped."""
-    found = []
-    for path in sorted(root.rglob("*")):
-        parts = path.relative_to(root).parts
-        if any(p.startswith(".") or p in SKIPPED_DIRS or p.endswith(".egg-info")
-               for p in parts[:-1]):
-            continue
-        if path.suffix in SCANNED_SUFFIXES and path.is_file():
-            found.append(path)
-    return found
+    """The repository's text files of ``SCANNED_SUFFIXES`` (``test_docs_spec.repo_files``)."""
+    return docs_spec.repo_files(root, SCANNED_SUFFIXES, ())
 
 
 def style_citations(text: str) -> list[str]:

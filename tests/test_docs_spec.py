@@ -56,16 +56,18 @@ def jargon(text: str) -> list[str]:
     return _JARGON.findall(text)
 
 
-def repo_files(root: Path) -> list[Path]:
-    """The repository's text files to scan: hidden folders (``.git``, ``.venv``), caches
-    and run outputs are skipped, and so is this test, which names the jargon it bans."""
+def repo_files(root: Path, suffixes: tuple[str, ...] = SCANNED_SUFFIXES,
+               skipped: tuple[Path, ...] = (Path(__file__),)) -> list[Path]:
+    """The repository's text files with ``suffixes``: hidden folders (``.git``,
+    ``.venv``), caches, run outputs and build metadata are skipped, and so are the
+    ``skipped`` files (by default this test, which names the jargon it bans)."""
     found = []
     for path in sorted(root.rglob("*")):
         parts = path.relative_to(root).parts
         if any(p.startswith(".") or p in SKIPPED_DIRS or p.endswith(".egg-info")
                for p in parts[:-1]):
             continue
-        if path.suffix in SCANNED_SUFFIXES and path.is_file() and path != Path(__file__):
+        if path.suffix in suffixes and path.is_file() and path not in skipped:
             found.append(path)
     return found
 

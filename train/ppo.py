@@ -30,6 +30,7 @@ import yaml
 from agents.learned import legacy
 from agents.learned.build import make_spec, network_kwargs
 from agents.learned.discard_prior import discard_prior_spec
+from agents.learned.net_spec import NetSpec
 from agents.learned.ppo import write_meta
 from agents.learned.ppo_net import LeanMaskablePolicy
 from agents.registry import make_agent
@@ -91,7 +92,7 @@ def save_checkpoint(model: Any, cfg: PPOConfig, path: pathlib.Path,
     return path
 
 
-def net_spec(cfg: PPOConfig) -> Any:
+def net_spec(cfg: PPOConfig) -> NetSpec:
     """The ``NetSpec`` of the network ``cfg`` trains."""
     rules = cfg.rules()
     return make_spec(

@@ -27,7 +27,6 @@ Fields:
 from __future__ import annotations
 
 import dataclasses
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -75,10 +74,6 @@ class NetSpec:
             return cls(**{**saved, "net_arch": tuple(int(w) for w in saved["net_arch"])})
         except (TypeError, ValueError) as error:
             raise ValueError(f"{source}: bad net_arch {saved['net_arch']!r} ({error})") from None
-
-    def key(self) -> str:
-        """A canonical string of the spec: equal for equal specs."""
-        return json.dumps(self.to_dict(), sort_keys=True)
 
     def rule_set(self) -> RuleSet:
         """The rules the network was trained for."""

@@ -13,6 +13,7 @@ from agents.planner.discard_choice import discard_scores
 from agents.planner.planner_weights import parse_weights
 from agents.planner.turn_plan import turn_input
 from agents.registry import make_agent
+from tests.agents.networks import spec_net
 from zolik_env.rummy import actions as A
 from zolik_env.rummy import game, rules
 from zolik_env.rummy.cards import JOKER, NUM_NATURALS
@@ -186,10 +187,3 @@ def test_a_shipped_network_keeps_its_teachers_danger_threshold():
     shipped = unpack(pack(net, rule_set), rule_set, "test")
     assert net.discard_prior.near_out == shipped.discard_prior.near_out == 6
     assert shipped.discard_prior_spec == spec
-
-
-def spec_net(net_arch, rule_set, features="", **kwargs):
-    """An untrained network of ``agents.learned.build.make_spec``'s spec."""
-    from agents.learned.build import make_spec, network
-
-    return network(make_spec(rule_set, net_arch, features, **kwargs), rule_set)

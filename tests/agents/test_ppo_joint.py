@@ -8,6 +8,7 @@ import torch
 from agents.features.hand_features import augment
 from agents.learned.ppo import PPOPolicy
 from agents.learned.ppo_joint import joint_key, joint_probabilities
+from tests.agents.networks import spec_net
 from zolik_env.rummy import game, rules
 from zolik_env.rummy.observe import observe
 
@@ -87,10 +88,3 @@ def test_only_networks_of_one_shape_and_prior_set_share_a_key(positions):
                              discard_prior=True)) != joint_key(a)
     policies = [PPOPolicy(net, f"s{k}", rules=rule_set) for k, net in enumerate((a, b))]
     assert policies[0].joint_key == policies[1].joint_key is not None
-
-
-def spec_net(net_arch, rule_set, features="", **kwargs):
-    """An untrained network of ``agents.learned.build.make_spec``'s spec."""
-    from agents.learned.build import make_spec, network
-
-    return network(make_spec(rule_set, net_arch, features, **kwargs), rule_set)

@@ -11,6 +11,7 @@ from agents.learned.masked_softmax import legal_entropy, masked_log_softmax
 from agents.learned.ppo import PPOPolicy
 from agents.learned.ppo_net import PlanPrior
 from agents.registry import make_agent
+from tests.agents.networks import spec_net
 from zolik_env.rummy import actions as A
 from zolik_env.rummy import game, rules
 from zolik_env.rummy.cards import JOKER, NUM_KINDS, NUM_NATURALS, NUM_RANKS
@@ -165,10 +166,3 @@ def test_each_prior_at_the_legal_moves_is_its_table_there(setup):
             assert torch.equal(prior.at(actor, rows, moves), prior(actor)[rows, moves])
         melds = (moves >= A.MELD_BASE) & (moves < A.LAYOFF_BASE)
         assert (net.plan_prior.at(actor, rows, moves)[melds] != 0).sum() > 5
-
-
-def spec_net(net_arch, rule_set, features="", **kwargs):
-    """An untrained network of ``agents.learned.build.make_spec``'s spec."""
-    from agents.learned.build import make_spec, network
-
-    return network(make_spec(rule_set, net_arch, features, **kwargs), rule_set)
