@@ -16,12 +16,10 @@ from pydantic import Field, field_validator, model_validator
 
 from agents.features.hand_features import check_features, has_hand_features
 from agents.planner.planner_weights import DEFAULT_WEIGHTS, PlannerWeights, parse_weights
+from train.hyper import Positive, PPOHyperParams, SB3Rollout
 from zolik_env.config_model import (
-    ConfigModel,
-    IntTuple,
     StrTuple,
     build,
-    check_batch_fits,
     one_of,
     parse_yaml,
     plain_dict,
@@ -113,9 +111,10 @@ def check_eval_opponents(names: tuple[str, ...]) -> tuple[str, ...]:
     return names
 
 
-class SelfPlayConfig(ConfigModel):
+class SelfPlayConfig(PPOHyperParams):
     """What both Žolík trainers' configs share (``PPOConfig`` here, ``RllibConfig`` of
-    ``train.rllib.ppo``): the rules, PPO's loss and network, the session."""
+    ``train.rllib.ppo``): the rules and the session, on top of PPO's loss and network
+    (``train.hyper``)."""
 
     preset: str = "cz"
     """Rules preset: cz, sk or jolly."""
@@ -125,20 +124,6 @@ class SelfPlayConfig(ConfigModel):
     """Extra ``rules.preset`` options, e.g. ``{opening_points: 51}``."""
     reward: str = "score"
     """``score`` (zero-sum deal score / 100) or ``win_loss``; always the learner's seat's."""
-    gamma: float = Field(0.998, gt=0, le=1)
-    """Discount per learner decision."""
-    gae_lambda: float = Field(0.95, gt=0, le=1)
-    """GAE's bias-variance trade-off (1 = Monte Carlo returns)."""
-    clip_range: float = Field(0.2, gt=0)
-    """PPO's clip on the probability ratio."""
-    ent_coef: float = Field(0.001, ge=0)
-    """Weight of the entropy bonus."""
-    vf_coef: float = Field(0.5, ge=0)
-    """Weight of the value loss."""
-    max_grad_norm: float = Field(0.5, gt=0)
-    """Gradients are clipped to this norm."""
-    net_arch: IntTuple = (256, 256)
-    """Hidden layers of the separate policy and value MLPs."""
     time_budget_minutes: float = Field(0.0, ge=0)
     """Wall-clock budget of a session (training and evaluation); 0 = none."""
     progress: bool = True
@@ -155,7 +140,7 @@ class SelfPlayConfig(ConfigModel):
         return make_rules(self.preset, self.players, self.rule_options)
 
 
-class PPOConfig(SelfPlayConfig):
+class PPOConfig(SelfPlayConfig, SB3Rollout):
     exp_name: str = "ppo_cz2p"
     """Run dirs are ``{run_root}/{exp_name}__{seed}__{time}``."""
     shaping: float = Field(0.0, ge=0)
@@ -205,15 +190,7 @@ class PPOConfig(SelfPlayConfig):
     """Seeds the deals, the seats, the pool's draws, the network and PPO's sampling."""
     total_steps: int = Field(5_000_000, gt=0)
     """Learner decisions to train for (opponents' moves are not counted)."""
-    num_envs: int = Field(256, gt=0)
-    """Deals stepped together in the batched VecEnv."""
-    n_steps: int = Field(32, gt=0)
-    """Steps per env per rollout (rollout = num_envs * n_steps decisions)."""
-    batch_size: int = Field(1024, gt=0)
-    """Minibatch size of a PPO update (at most a rollout)."""
-    n_epochs: int = Field(3, gt=0)
-    """Passes over each rollout per update."""
-    learning_rate: float = Field(1.0e-4, gt=0)
+    learning_rate: Positive = 1.0e-4
     """Adam step size of PPO."""
     learning_rate_final: float | None = Field(None, gt=0)
     """With a number: PPO's step size at the end of the session, reached linearly from
@@ -301,7 +278,6 @@ class PPOConfig(SelfPlayConfig):
         if self.discard_prior and self.obs_features != "hand+discard":
             raise ValueError(f"discard_prior needs obs_features: hand+discard (got "
                              f"obs_features={self.obs_features!r}); set discard_prior: false")
-        check_batch_fits(self.batch_size, self.num_envs, self.n_steps)
         return self
 
 

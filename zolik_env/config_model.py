@@ -1,7 +1,8 @@
 """The kit's config model: every YAML config and command-line override is a pydantic model.
 
-``train.config.PPOConfig``, ``train.dice.ppo.DicePPOConfig`` and ``eval.config.EvalConfig``
-derive from ``ConfigModel``:
+``eval.config.EvalConfig`` and the trainers' configs (through ``train.hyper``'s PPO
+hyper-parameters: ``train.config.PPOConfig``, ``train.rllib.ppo.RllibConfig``,
+``train.dice.ppo.DicePPOConfig``) derive from ``ConfigModel``:
 
     values = read_values(path, overrides)   # the file's mapping, overrides on top
     cfg = build(PPOConfig, values, source)  # a frozen, validated model
@@ -15,8 +16,8 @@ is read as the number it looks like. Each field declares its range
 (e.g. ``batch_size`` at most a rollout). Unknown keys are refused with the known ones
 listed. Every refusal is one ``ValueError`` line naming the field, the value and the file.
 
-It sits on the eval floor, the lowest floor that reads configs; the core's rule options
-are checked by the rules API itself (``zolik_env.rummy.options``).
+It sits on the envs floor, below both ``eval`` and ``train``, which read configs; the
+core's rule options are checked by the rules API itself (``zolik_env.rummy.options``).
 """
 
 from __future__ import annotations
@@ -168,10 +169,3 @@ def plain_dict(cfg: BaseModel) -> dict[str, Any]:
     return cfg.model_dump(mode="json")
 
 
-def check_batch_fits(batch_size: int, num_envs: int, n_steps: int) -> None:
-    """A PPO minibatch is drawn from one rollout, so it cannot be larger (the Žolík and
-    dice PPO configs)."""
-    rollout = num_envs * n_steps
-    if batch_size > rollout:
-        raise ValueError(f"batch_size={batch_size} is larger than a rollout "
-                         f"(num_envs x n_steps = {rollout})")

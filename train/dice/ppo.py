@@ -25,12 +25,11 @@ import yaml
 from pydantic import Field, field_validator, model_validator
 
 from train import resume_state
+from train.hyper import Count, Fraction, SB3Rollout, Weight
 from train.runlog import new_run_dir, newest_intact, sigterm_interrupts, truncate_csv
 from zolik_env.config_model import (
-    ConfigModel,
     IntTuple,
     build,
-    check_batch_fits,
     one_of,
     plain_dict,
     read_values,
@@ -43,7 +42,7 @@ POLICIES = ("mlp", "turn")  # "turn": agents.dice.dice_turn_net.TurnLookaheadPol
 RECENT_GAMES = 1000  # the log's mean score is over the last this many games
 
 
-class DicePPOConfig(ConfigModel):
+class DicePPOConfig(SB3Rollout):
     table: str = "classic"
     """Rules: ``classic`` or ``triple``."""
     joker: str = "forced"
@@ -58,32 +57,18 @@ class DicePPOConfig(ConfigModel):
     """Upper bound on env steps (decisions); the time budget usually stops first."""
     time_budget_minutes: float = Field(55.0, ge=0)
     """Wall-clock budget of the learning loop; 0 means unlimited."""
-    num_envs: int = Field(256, gt=0)
-    """Games stepped together in the batched VecEnv."""
-    n_steps: int = Field(64, gt=0)
+    n_steps: Count = 64
     """Steps per env per rollout (rollout = num_envs * n_steps decisions)."""
-    batch_size: int = Field(2048, gt=0)
+    batch_size: Count = 2048
     """Minibatch size of a PPO update (at most a rollout)."""
-    n_epochs: int = Field(4, gt=0)
+    n_epochs: Count = 4
     """Passes over each rollout per update."""
-    learning_rate: float = Field(3e-4, gt=0)
-    """Adam step size of PPO."""
     lr_schedule: str = "time_linear"
     """``constant``, ``linear`` (in steps) or ``time_linear`` (decays over the time budget)."""
-    gamma: float = Field(1.0, gt=0, le=1)
+    gamma: Fraction = 1.0
     """The score is undiscounted; episodes last at most 39 decisions."""
-    gae_lambda: float = Field(0.95, gt=0, le=1)
-    """GAE's bias-variance trade-off (1 = Monte Carlo returns)."""
-    clip_range: float = Field(0.2, gt=0)
-    """PPO's clip on the probability ratio."""
-    ent_coef: float = Field(0.003, ge=0)
+    ent_coef: Weight = 0.003
     """Weight of the entropy bonus."""
-    vf_coef: float = Field(0.5, ge=0)
-    """Weight of the value loss."""
-    max_grad_norm: float = Field(0.5, gt=0)
-    """Gradients are clipped to this norm."""
-    net_arch: IntTuple = (256, 256)
-    """Hidden layers of the separate policy and value MLPs."""
     policy: str = "mlp"
     """``mlp`` (sb3-contrib's masked MLP policy) or ``turn`` (``agents.dice.dice_turn_net``: a
     learned value of scorecards, each turn played by lookahead over the dice; solitaire
@@ -144,7 +129,6 @@ class DicePPOConfig(ConfigModel):
             if self.features != "plain":
                 raise ValueError(f"policy 'turn' reads the plain observation (features "
                                  f"{self.features!r})")
-        check_batch_fits(self.batch_size, self.num_envs, self.n_steps)
         return self
 
 

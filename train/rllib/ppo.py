@@ -71,8 +71,6 @@ class RllibConfig(SelfPlayConfig):
     """Minibatch of a PPO update (at most ``train_batch``)."""
     epochs: int = Field(3, gt=0)
     """Passes over each iteration's batch."""
-    learning_rate: float = Field(3.0e-4, gt=0)
-    """Adam step size."""
     opponents: dict[str, float] = Field(
         default_factory=lambda: {"latest": 0.3, "past": 0.3, "greedy": 0.2, "random": 0.2})
     """Opponent mix, drawn per seat and deal: ``latest`` (``main`` itself), ``past`` (a
