@@ -4,12 +4,16 @@ The person rolls, keeps dice and fills boxes; only moves of the core's mask are 
 After every move the page is told what the optimal agent (the exact solver's policy,
 ``agents.dice.players.OptimalAgent``) would have played in the same position, and at the end
 what it scored on the same seed and what it scores on average (``solver.expected_score``).
-The page never gets the game's random key, so future rolls stay unknown. The game is
-saved after every move as its seed and moves (JSON) and read back after a restart.
+The page never gets the game's random key, so future rolls stay unknown. A game made
+without a chosen seed rolls from a secret 256-bit key (``play.deals``): every move's
+rolls use a fresh 64-bit key from HMAC-SHA256 under it, so past rolls say nothing about
+the next. The game is saved after every move as its seed (or key) and moves (JSON) and
+read back after a restart.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import pathlib
 import secrets
@@ -19,11 +23,11 @@ from typing import Any
 import numpy as np
 
 from agents.dice.players import OptimalAgent
+from play.deals import new_key, secret_u64
 from zolik_env import dice
 from zolik_env.dice import solver
 from zolik_env.dice.rules import BOX_NAMES
 from zolik_env.dice.scorecard import turn_context
-from zolik_env.seeds import EVAL_SEED_START
 
 
 @dataclass
@@ -35,16 +39,27 @@ class DiceTable:
     token: str = field(default_factory=lambda: secrets.token_urlsafe(24))
     moves: list[int] = field(default_factory=list)
     advice: list[dict[str, str]] = field(default_factory=list)  # yours vs the optimum's
+    secret: str | None = None  # the key of every roll (``play.deals``); None: seeded
 
     def __post_init__(self) -> None:
         self.rules = dice.DiceRules(joker=self.joker)  # solitaire, classic: what the solver covers
         self.optimal = OptimalAgent(self.rules)
-        self.state = dice.init(self.rules, [self.seed])
+        self.state = self._keyed(dice.init(self.rules, [self.seed]), -1)
+
+    def _keyed(self, state: dice.State, move: int) -> dice.State:
+        """``state`` with its rolls keyed for move number ``move`` (-1: the first roll),
+        from the secret; a seeded game's state as it is."""
+        if self.secret is None:
+            return state
+        key = secret_u64(self.secret, f"dice move {move}")
+        if move < 0:  # the first roll was made by ``init``: make it again under the key
+            return dice.init(self.rules, [key >> 1])
+        return dataclasses.replace(state, key=np.array([key], np.uint64))
 
     @classmethod
     def new(cls, folder: pathlib.Path, joker: str = "forced", seed: int | None = None) -> DiceTable:
-        seed = int(secrets.randbelow(10**9)) + EVAL_SEED_START if seed is None else int(seed)
-        table = cls(joker, seed, folder)
+        secret = new_key() if seed is None else None
+        table = cls(joker, 0 if seed is None else int(seed), folder, secret=secret)
         table.save()
         return table
 
@@ -71,7 +86,8 @@ class DiceTable:
         best = self.optimal.act(dice.observe(self.rules, self.state, 0)[0], mask,
                                 np.random.default_rng(0))
         self.advice.append({"yours": self._text(action), "optimal": self._text(best)})
-        self.state, _ = dice.step(self.rules, self.state, [action])
+        self.state, _ = dice.step(self.rules, self._keyed(self.state, len(self.moves)),
+                                  [action])
         self.moves.append(action)
 
     def view(self) -> dict[str, Any]:
@@ -103,11 +119,13 @@ class DiceTable:
 
     def optimal_score(self) -> int:
         """What the optimal agent scores on a game of the same seed."""
-        state, rng = dice.init(self.rules, [self.seed]), np.random.default_rng(0)
+        state = self._keyed(dice.init(self.rules, [self.seed]), -1)
+        rng, move = np.random.default_rng(0), 0
         while not state.done[0]:
             mask = dice.legal_action_mask(self.rules, state)[0]
             action = self.optimal.act(dice.observe(self.rules, state, 0)[0], mask, rng)
-            state, _ = dice.step(self.rules, state, [action])
+            state, _ = dice.step(self.rules, self._keyed(state, move), [action])
+            move += 1
         return int(dice.totals(self.rules, state)[0, 0])
 
     def save(self) -> None:
@@ -115,7 +133,8 @@ class DiceTable:
         path = self.folder / f"dice_{self.game_id}.json"
         tmp = path.with_name(f".{path.name}.tmp")
         tmp.write_text(json.dumps({"game": self.game_id, "token": self.token, "joker": self.joker,
-                                   "seed": self.seed, "moves": self.moves}), encoding="utf-8")
+                                   "seed": self.seed, "secret": self.secret,
+                                   "moves": self.moves}), encoding="utf-8")
         tmp.replace(path)
 
     @classmethod
@@ -125,7 +144,7 @@ class DiceTable:
             raise KeyError(game_id)
         saved = json.loads(path.read_text(encoding="utf-8"))
         table = cls(saved["joker"], saved["seed"], folder, game_id=game_id,
-                    token=saved["token"])
+                    token=saved["token"], secret=saved.get("secret"))
         for action in saved["moves"]:  # the saved moves were legal when played
             table._play(action, dice.legal_action_mask(table.rules, table.state)[0])
         return table

@@ -31,15 +31,16 @@ import numpy as np
 
 from agents.base import is_search_policy
 from agents.registry import make_agent
+from play.deals import new_key, secret_deal
 from play.view import seat_view
 from zolik_env.envs import replay
 from zolik_env.rummy import actions, game
 from zolik_env.rummy.belief import InfoState
+from zolik_env.rummy.dealing import deal_stock
 from zolik_env.rummy.observe import observe
 from zolik_env.rummy.options import RuleSet, preset, rule_options_of
 from zolik_env.rummy.scoring import is_match_over, match_totals, match_winners
 from zolik_env.rummy.state import State
-from zolik_env.seeds import EVAL_SEED_START
 
 ROOM_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read out loud
 ROOM_CODE_LENGTH = 6  # 32^6 = 10^9 codes: guessing one is hopeless at request speed
@@ -82,6 +83,10 @@ class TableGame:
     match: bool = False
     """Play deals until the preset's match ends (``scoring.is_match_over``), not one deal."""
 
+    deal_key: str | None = None
+    """The secret key the deals are shuffled with (``play.deals``); None: deal ``i`` is
+    the core's seeded deal ``seed + i`` (a seed chosen with ``zolik play --seed``)."""
+
     def __post_init__(self) -> None:
         if None not in self.bots or len(self.bots) != self.rules.num_players:
             raise ValueError(f"a table needs a human seat among {self.rules.num_players}, "
@@ -101,11 +106,18 @@ class TableGame:
         self._start_deal(0)
 
     def _start_deal(self, deal_index: int) -> None:
-        """Deal ``deal_index`` of the table: seed ``seed + deal_index``; the starting seat
-        rotates with the deal index as the rules say."""
+        """Deal ``deal_index`` of the table: shuffled under the secret ``deal_key``, or the
+        seeded deal ``seed + deal_index``; the starting seat rotates with the deal index
+        as the rules say."""
         self.deal_index = deal_index
-        self.state = game.init(self.rules, [self.seed + deal_index], deal_index)
-        self.recorder.start_deal(self.seed + deal_index, deal_index)
+        if self.deal_key is None:
+            self.state = game.init(self.rules, [self.seed + deal_index], deal_index)
+            self.recorder.start_deal(self.seed + deal_index, deal_index)
+            return
+        stock, key = secret_deal(self.rules, self.deal_key, deal_index)
+        self.state = deal_stock(self.rules, stock[None], np.array([key], np.uint64),
+                                deal_index)
+        self.recorder.start_deal(None, deal_index, stock.tolist(), key)
 
     @property
     def token(self) -> str:
@@ -189,8 +201,11 @@ class TableGame:
         bot_specs = iter(specs)
         bots: list[str | None] = [None if s in human_seats else next(bot_specs)
                                   for s in range(players)]
-        seed = int(secrets.randbelow(10**9)) + EVAL_SEED_START if seed is None else int(seed)
-        table = cls(rules, bots, seed, folder, match=match)
+        # no seed chosen: the deals come from a secret 256-bit key (``play.deals``), and
+        # the bots' generator from 128 bits of its own
+        deal_key = new_key() if seed is None else None
+        seed = secrets.randbits(128) if seed is None else int(seed)
+        table = cls(rules, bots, seed, folder, match=match, deal_key=deal_key)
         table.play_bots()
         table.save()
         return table
@@ -293,6 +308,7 @@ class TableGame:
                    "seed": self.seed, "rules": self.rules.name,
                    "rule_options": rule_options_of(self.rules),
                    "rng": self.rng.bit_generator.state, "match": self.match,
+                   "deal_key": self.deal_key,
                    "records": self.recorder.records}
         # the sidecar holds everything (one atomic write); the .jsonl beside it is the
         # replay file for ``zolik replay`` and the viewer
@@ -320,7 +336,7 @@ class TableGame:
         table = cls(rules, sidecar["bots"], sidecar["seed"], folder, game_id=game_id,
                     tokens={int(k): v for k, v in sidecar["tokens"].items()},
                     joined=set(sidecar["joined"]), code=sidecar["code"],
-                    match=sidecar.get("match", False))
+                    match=sidecar.get("match", False), deal_key=sidecar.get("deal_key"))
         for rec in sidecar["records"][2:]:
             if rec["kind"] == "move":
                 table._play(actions.string_to_action(rec["move"]))

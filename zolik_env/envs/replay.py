@@ -5,14 +5,17 @@ One JSON object a line, in order:
     {"kind": "game", "version": 1, "rules": "cz", "rule_options": {...}, "num_players": 2,
      "agents": ["greedy", "mine"]}
     {"kind": "deal", "deal": 0, "seed": 123, "deal_index": 0}
+    (or, for a deal shuffled by the web table's secret generator, no seed but the pack
+    itself: {"kind": "deal", "deal": 0, "stock": "AS 7H ...", "key": 9, "deal_index": 0})
     {"kind": "move", "deal": 0, "turn": 0, "seat": 0, "move": "discard 6H"}
     ...
     {"kind": "result", "deal": 0, "scores": [0, -57], "winner": 0, "truncated": false}
 
 Moves are in card notation (``actions.action_to_string``); a deal is rebuilt from its
 seed and deal index (``game.init``), so replaying the moves reproduces it exactly and
-the recorded scores are checked. ``agents`` (optional) names the player in each seat.
-``zolik_v0`` records every episode
+the recorded scores are checked; a deal recorded with its ``stock`` (the shuffled pack,
+dealt from its end) and ``key`` is rebuilt from those (``dealing.deal_stock``).
+``agents`` (optional) names the player in each seat. ``zolik_v0`` records every episode
 (``env.unwrapped.recorder``); ``zolik replay FILE`` prints one (``cli.replay``).
 
 Imports only the core: no gymnasium or pettingzoo.
@@ -21,14 +24,15 @@ Imports only the core: no gymnasium or pettingzoo.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from zolik_env.rummy import actions, game, options
+from zolik_env.rummy import actions, dealing, game, options
+from zolik_env.rummy.cards import card_to_str, parse_card
 from zolik_env.rummy.render import render
 from zolik_env.rummy.state import State
 
@@ -55,10 +59,20 @@ class Recorder:
         return [entry if isinstance(entry, dict) else _move_record(*entry)
                 for entry in self._entries]
 
-    def start_deal(self, seed: int, deal_index: int) -> None:
+    def start_deal(self, seed: int | None, deal_index: int,
+                   stock: Sequence[int] | None = None, key: int | None = None) -> None:
+        """A deal of ``seed``, or (``seed`` None) the deal of the shuffled pack ``stock``
+        and ``key`` (``dealing.deal_stock``), recorded instead of a seed."""
         self.deal += 1
-        self._entries.append({"kind": "deal", "deal": self.deal, "seed": int(seed),
-                             "deal_index": int(deal_index)})
+        record: dict[str, Any] = {"kind": "deal", "deal": self.deal}
+        if seed is None:
+            if stock is None or key is None:
+                raise ValueError("a deal without a seed is recorded by its stock and key")
+            record.update(stock=" ".join(card_to_str(int(k)) for k in stock), key=int(key))
+        else:
+            record["seed"] = int(seed)
+        record["deal_index"] = int(deal_index)
+        self._entries.append(record)
 
     def move(self, state: State, action: int) -> None:
         """Record ``action`` played in deal 0 of ``state`` (the state before it)."""
@@ -144,7 +158,7 @@ def replay(records: list[dict[str, Any]]) -> Iterator[ReplayStep]:
         if kind == "deal":
             if not ended:
                 raise ValueError(f"line {line}: deal {deal} has no result line")
-            state = game.init(rules, [rec["seed"]], rec["deal_index"])
+            state = _deal_of(rules, rec, line)
             deal, ended = rec["deal"], False
         elif kind == "move":
             state = _live(state, ended, line)
@@ -162,6 +176,23 @@ def replay(records: list[dict[str, Any]]) -> Iterator[ReplayStep]:
             raise ValueError(f"line {line}: unknown record kind {kind!r}")
     if not ended:
         raise ValueError(f"deal {deal} has no result line: the file is cut short")
+
+
+def _deal_of(rules: options.RuleSet, rec: dict[str, Any], line: int) -> State:
+    """The fresh deal of a deal record: from its seed, or from its recorded pack."""
+    if "stock" not in rec:
+        return game.init(rules, [rec["seed"]], rec["deal_index"])
+    stock, key = rec["stock"], rec.get("key")
+    if not isinstance(stock, str) or isinstance(key, bool) or not isinstance(key, int) \
+            or not 0 <= key < 2**64:
+        raise ValueError(f"line {line}: a deal's stock is a string of cards and its key an "
+                         f"integer in [0, 2^64), got {str(stock)[:40]!r} and {key!r}")
+    try:
+        cards = [parse_card(text) for text in stock.split()]
+        return dealing.deal_stock(rules, np.array([cards]), np.array([key], np.uint64),
+                                  rec["deal_index"])
+    except ValueError as err:
+        raise ValueError(f"line {line}: {err}") from None
 
 
 def _live(state: State | None, ended: bool, line: int) -> State:

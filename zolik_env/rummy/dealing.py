@@ -86,12 +86,41 @@ def deal(rules: RuleSet, seeds: Sequence[int] | np.ndarray,
          deal_index: Sequence[int] | np.ndarray | int = 0) -> State:
     """B fresh deals (see ``game.init``)."""
     keys = deal_keys(np.asarray(seeds))
-    b = len(keys)
     pack = np.array(cards_of(deck_counts(rules.num_jokers)), np.int8)
-    size = len(pack)
+    return _deal_from(rules, pack[shuffle_order(keys, 0, len(pack))], keys, deal_index)
+
+
+def deal_stock(rules: RuleSet, stock: np.ndarray, keys: np.ndarray,
+               deal_index: Sequence[int] | np.ndarray | int = 0) -> State:
+    """B fresh deals from shuffled packs given by the caller, not from seeds: ``stock``
+    (B, pack size), each row a permutation of the pack, dealt from its end as ``deal``
+    deals; ``keys`` uint64 (B,) the deals' keys for jolly's later reshuffles. For a table
+    whose deals must not be a function of a short seed (the web table shuffles with a
+    cryptographic generator).
+
+    Raises:
+        ValueError: when a row is not the pack of ``rules`` or the shapes disagree.
+    """
+    pack = np.array(cards_of(deck_counts(rules.num_jokers)), np.int8)
+    stock = np.asarray(stock)
+    keys = np.asarray(keys)
+    if stock.ndim != 2 or stock.shape[1] != len(pack) or keys.shape != (len(stock),):
+        raise ValueError(f"stock must be (B, {len(pack)}) with one key per deal, got "
+                         f"stock {stock.shape} and keys {keys.shape}")
+    if not np.issubdtype(stock.dtype, np.integer) or keys.dtype != np.uint64:
+        raise ValueError(f"stock must hold card ids and keys be uint64, got {stock.dtype} "
+                         f"and {keys.dtype}")
+    if not (np.sort(stock, axis=1) == np.sort(pack)[None, :]).all():
+        raise ValueError("each stock row must be a permutation of the pack")
+    return _deal_from(rules, stock.astype(np.int8), keys.copy(), deal_index)
+
+
+def _deal_from(rules: RuleSet, stock: np.ndarray, keys: np.ndarray,
+               deal_index: Sequence[int] | np.ndarray | int) -> State:
+    b, size = stock.shape
     d = _empty_state(rules, b, size)
     d["rng_key"] = keys
-    d["stock"] = pack[shuffle_order(keys, 0, size)]
+    d["stock"] = stock
     d["stock_len"][:] = size
     starter = (np.broadcast_to(np.asarray(deal_index), (b,)) % rules.num_players).astype(np.int8)
     if rules.bottom_card:
