@@ -7,6 +7,9 @@ PettingZoo and Gymnasium environments over them (``zolik_env.envs``, ``zolik_v0`
 (tests/test_layering.py). If gymnasium is loaded already the ids are registered now;
 otherwise a one-shot import hook registers them the moment gymnasium is first imported.
 The entry points are strings, so ``gymnasium.make`` imports an env only when it builds one.
+``zolik/Zolik-v0`` also has a ``vector_entry_point`` (``VECTOR_ENTRY_POINTS``):
+``gymnasium.make_vec("zolik/Zolik-v0", num_envs=N)`` builds the batched vector env over
+the core (``zolik_env.envs.zolik_vector``), not N copies of the single env.
 """
 
 from __future__ import annotations
@@ -24,12 +27,18 @@ ENV_IDS: dict[str, str] = {
     "zolik/Zolik-v0": "zolik_env.envs.zolik_gym:ZolikEnv",
 }
 
+# Gymnasium id -> "module:attribute" of its vector env (``gymnasium.make_vec``'s default)
+VECTOR_ENTRY_POINTS: dict[str, str] = {
+    "zolik/Zolik-v0": "zolik_env.envs.zolik_vector:ZolikVectorEnv",
+}
+
 
 def register_ids(gymnasium: ModuleType) -> None:
     """Register every id of ``ENV_IDS`` with the ``gymnasium`` module, each once."""
     for env_id, entry_point in ENV_IDS.items():
         if env_id not in gymnasium.registry:
-            gymnasium.register(id=env_id, entry_point=entry_point)
+            gymnasium.register(id=env_id, entry_point=entry_point,
+                               vector_entry_point=VECTOR_ENTRY_POINTS.get(env_id))
 
 
 class _RegisterWithGymnasium(importlib.abc.MetaPathFinder):
