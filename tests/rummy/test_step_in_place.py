@@ -1,6 +1,7 @@
-"""``game.step_in_place`` and ``game.reset_in_place``: the same positions and StepOuts as
-``step`` and ``reset_where``, written into the state they are given; and the AEC env,
-which steps its deal in place, hands out copies."""
+"""``game.step_in_place``, ``game.step_rows_in_place`` and ``game.reset_in_place``: the
+same positions and StepOuts as ``step`` (of the rows taken and put back) and
+``reset_where``, written into the state they are given; and the AEC env, which steps its
+deal in place, hands out copies."""
 
 import numpy as np
 import pytest
@@ -26,6 +27,32 @@ def test_step_in_place__plays_exactly_as_step(preset, players):
                         (owned_out.rewards, owned_out.terminated, owned_out.truncated),
                         strict=True):
             np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize(("preset", "players"), [("cz", 2), ("sk", 3), ("jolly", 4)])
+def test_step_rows_in_place__plays_exactly_as_take_step_put(preset, players):
+    r = rules.preset(preset, num_players=players, max_turns=30)
+    pure = game.init(r, np.arange(9))
+    owned = game.init(r, np.arange(9))
+    rng = np.random.default_rng(4)
+    for _ in range(300):
+        rows = np.flatnonzero(rng.random(9) < 0.5)  # any subset, finished deals included
+        rng.shuffle(rows)
+        sub = pure.take(rows)
+        actions = game.sample_legal(game.legal_action_mask(r, sub), rng)
+        sub, out = game.step(r, sub, actions, validate=False)
+        pure.put(rows, sub)
+        owned_out = game.step_rows_in_place(r, owned, rows, actions)
+        assert (owned.buffer == pure.buffer).all()
+        for a, b in zip((out.rewards, out.terminated, out.truncated),
+                        (owned_out.rewards, owned_out.terminated, owned_out.truncated),
+                        strict=True):
+            np.testing.assert_array_equal(a, b)
+    assert pure.done.any()
+    with pytest.raises(ValueError, match="one action per row"):
+        game.step_rows_in_place(r, owned, np.array([0, 1]), np.array([0]))
+    with pytest.raises(IndexError, match="outside the batch of 9"):
+        game.step_rows_in_place(r, owned, np.array([9]), np.array([0]))
 
 
 @pytest.mark.parametrize(("preset", "players"), [("cz", 2), ("jolly", 3)])

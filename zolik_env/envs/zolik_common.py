@@ -277,10 +277,11 @@ OpponentMoves = Callable[[State, np.ndarray, np.ndarray], np.ndarray]
 
 
 def play_opponents(rules: options.RuleSet, state: State, learner: np.ndarray,
-                   moves: OpponentMoves) -> tuple[State, int]:
+                   moves: OpponentMoves, in_place: bool = False) -> tuple[State, int]:
     """Play opponents' moves, chosen by ``moves(sub, rows, slot)``, until every unfinished
     deal waits for its ``learner`` seat (B,); returns the state and the number of moves
-    played."""
+    played. ``in_place``: for the sole owner of ``state``, which is then stepped in its
+    own buffer (the same moves, without copying the batch on every pass)."""
     n, played = rules.num_players, 0
     while True:
         rows = np.flatnonzero(~state.done & (state.current != learner))
@@ -291,6 +292,9 @@ def play_opponents(rules: options.RuleSet, state: State, learner: np.ndarray,
         sub = state if whole else state.take(rows)
         slot = (sub.current.astype(np.int64) - learner[rows] - 1) % n
         actions = moves(sub, rows, slot)
+        if in_place:  # the same moves, written straight into the rows of ``state``
+            game.step_rows_in_place(rules, state, rows, actions)
+            continue
         sub, _ = game.step(rules, sub, actions, validate=False)
         state = sub if whole else merge_rows(state, rows, sub)
 

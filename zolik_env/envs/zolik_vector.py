@@ -231,7 +231,8 @@ class ZolikVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
             return out
 
         nobody = np.full(rows.size, -1, np.int64)  # no seat waits: play every seat to the end
-        ended, moves_played = play_opponents(self.rules, self.state.take(rows), nobody, moves)
+        ended, moves_played = play_opponents(self.rules, self.state.take(rows), nobody, moves,
+                                             in_place=True)  # a copy of ours
         self.num_decisions += moves_played
         shaped = shape_rewards(self.rules, game.rewards_of(self.rules, ended), ended.winner,
                                self.reward_mode)
@@ -355,7 +356,8 @@ class ZolikVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         """Play the opponents' moves until every unfinished deal waits for its learner."""
         return play_opponents(self.rules, state, self.learner,
                               lambda sub, rows, slot: self.hook.actions(sub, rows, slot,
-                                                                        self._rng))
+                                                                        self._rng),
+                              in_place=True)  # the env owns its state
 
     def action_masks(self) -> np.ndarray:
         """bool (num_envs, 2658): each learner's legal moves (the core's mask)."""

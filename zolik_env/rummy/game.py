@@ -115,13 +115,31 @@ def step_in_place(rules: RuleSet, state: State, actions: Sequence[int] | np.ndar
     return _step_buffer(rules, state, _checked(rules, state, actions, validate))
 
 
-def _step_buffer(rules: RuleSet, state: State, actions: np.ndarray) -> StepOut:
-    """Step ``state`` in place (its buffer) by int64 ``actions``."""
-    rewards = np.zeros((state.layout.batch, rules.num_players), np.float32)
-    ended = np.empty((2, state.layout.batch), np.bool_)
+def step_rows_in_place(rules: RuleSet, state: State, rows: np.ndarray,
+                       actions: np.ndarray) -> StepOut:
+    """``step_in_place`` of the deals ``rows`` only (distinct, int64 (R,)), by ``actions``
+    (R,), unchecked (as ``validate=False``): the same positions as taking the rows,
+    stepping them and putting them back, without the two copies. The ``StepOut`` has one
+    entry per row of ``rows``."""
+    rows = np.asarray(rows, np.int64)
+    actions = np.asarray(actions, np.int64)
+    if actions.shape != rows.shape or rows.ndim != 1:
+        raise ValueError(f"expected one action per row, shape {rows.shape}, got "
+                         f"{actions.shape}")
+    if rows.size and not (rows.min() >= 0 and rows.max() < state.batch_size):
+        raise IndexError(f"rows outside the batch of {state.batch_size}")
+    return _step_buffer(rules, state, actions, rows)
+
+
+def _step_buffer(rules: RuleSet, state: State, actions: np.ndarray,
+                 rows: np.ndarray | None = None) -> StepOut:
+    """Step ``state`` in place (its buffer) by int64 ``actions``, in ``rows`` (all)."""
+    rows = np.arange(state.layout.batch) if rows is None else rows
+    rewards = np.zeros((len(rows), rules.num_players), np.float32)
+    ended = np.empty((2, len(rows)), np.bool_)
     tables = kernel_tables(rules)
-    moves.step_rows(tables.params, tables.hand_value, tables.cell_value, actions, rewards,
-                    ended, state.buffer, state.layout.table)
+    moves.step_rows(tables.params, tables.hand_value, tables.cell_value, rows, actions,
+                    rewards, ended, state.buffer, state.layout.table)
     return StepOut(rewards, ended[0], ended[1])
 
 

@@ -69,21 +69,24 @@ def apply(p: np.ndarray, hand_value: np.ndarray, cell_value: np.ndarray, s: Fiel
 
 @kernel
 def step_rows(p: np.ndarray, hand_value: np.ndarray, cell_value: np.ndarray,
-              actions: np.ndarray, rewards: np.ndarray, ended: np.ndarray,
+              rows: np.ndarray, actions: np.ndarray, rewards: np.ndarray, ended: np.ndarray,
               buffer: np.ndarray, table: np.ndarray) -> None:
-    """Apply ``actions[b]`` to every deal ``b`` not yet over of the State held in
-    ``buffer`` (its layout ``table``), editing it in place. Writes into ``rewards`` (B, P)
-    the deal scores of the deals this step ends, higher = better (cz penalties negated),
-    and into ``ended`` (2, B) every deal's ``terminated`` and ``truncated`` after it."""
+    """Apply ``actions[j]`` to deal ``rows[j]`` (distinct rows; all of them for a whole
+    step) of the State held in ``buffer`` (its layout ``table``), if not yet over, editing
+    it in place. Writes into ``rewards`` (R, P) the deal scores of the deals this step
+    ends, higher = better (cz penalties negated), and into ``ended`` (2, R) each deal's
+    ``terminated`` and ``truncated`` after it."""
     s = fields_of(buffer, table)
     p, hand_value, cell_value = borrowed(p), borrowed(hand_value), borrowed(cell_value)
-    actions, rewards, ended = borrowed(actions), borrowed(rewards), borrowed(ended)
+    rows, actions = borrowed(rows), borrowed(actions)
+    rewards, ended = borrowed(rewards), borrowed(ended)
     sign = -1 if p[R_SCORING] == SCORING_PENALTY else 1
-    for b in range(len(actions)):
+    for j in range(len(rows)):
+        b = rows[j]
         if not (s.terminated[b] or s.truncated[b]):
-            apply(p, hand_value, cell_value, s, b, actions[b])
+            apply(p, hand_value, cell_value, s, b, actions[j])
             if s.terminated[b] or s.truncated[b]:
                 for seat in range(p[R_PLAYERS]):
-                    rewards[b, seat] = sign * s.scores[b, seat]
-        ended[0, b] = s.terminated[b]
-        ended[1, b] = s.truncated[b]
+                    rewards[j, seat] = sign * s.scores[b, seat]
+        ended[0, j] = s.terminated[b]
+        ended[1, j] = s.truncated[b]

@@ -304,14 +304,13 @@ def copy_rows(source: np.ndarray, source_table: np.ndarray, source_rows: np.ndar
               row_bytes: np.ndarray) -> None:
     """Copy deal ``source_rows[j]`` of the State in buffer ``source`` to deal
     ``target_rows[j]`` of the one in ``target``, field by field, byte by byte (the two
-    tables are their layouts' ``table``; ``row_bytes`` is the same for both)."""
+    tables are their layouts' ``table``; ``row_bytes`` is the same for both), a slice each."""
     for f in range(len(row_bytes)):
         size = row_bytes[f]
         for j in range(len(source_rows)):
             src = source_table[_LAYOUT_HEAD + f] + source_rows[j] * size
             dst = target_table[_LAYOUT_HEAD + f] + target_rows[j] * size
-            for k in range(size):
-                target[dst + k] = source[src + k]
+            target[dst:dst + size] = source[src:src + size]
 
 
 # The fields inside a kernel: views of the buffer the kernel's caller holds, without
