@@ -96,7 +96,7 @@ def make_agent(spec: str, rules: RuleSet) -> Policy:
 
     Raises:
         ValueError: naming an unknown kind, an import that fails, or a factory that
-            returns no Policy.
+            fails or returns no Policy.
     """
     name, spec = split_name(spec)
     kind, _, argument = spec.partition(":")
@@ -106,7 +106,11 @@ def make_agent(spec: str, rules: RuleSet) -> Policy:
     elif argument and _MODULE.fullmatch(kind):
         attr, _, argument = argument.partition(":")
         factory = _import(f"{kind}:{attr}", spec)
-        policy = factory(rules, argument) if argument else factory(rules)
+        try:
+            policy = factory(rules, argument) if argument else factory(rules)
+        except Exception as err:  # not a factory of agents, or one that failed
+            raise ValueError(f"agent {spec!r}: {kind}:{attr}(rules) failed: "
+                             f"{type(err).__name__}: {str(err)[:200]}") from None
         if not (callable(getattr(policy, "act", None))
                 and callable(getattr(policy, "act_batch", None))):
             raise ValueError(f"agent {spec!r}: {kind}:{attr}(rules) returned "

@@ -44,12 +44,18 @@ def main(argv: list[str] | None = None) -> int:
                         help="human seats at the table (the others are bots); 2 or more make "
                              "a room that friends join by its code")
     parser.add_argument("--games", default="runs/table", help="folder the games are saved in")
+    parser.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                        help="a host name the page may be opened under besides localhost and "
+                             "IP addresses (the server refuses other names: DNS rebinding)")
     parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
     args = parser.parse_args(argv)
     if not 1 <= args.port <= 65535:
         parser.error(f"--port must be in 1..65535, got {args.port}")
     if not 1 <= args.humans <= args.players:
         parser.error(f"--humans must be 1..{args.players}, got {args.humans}")
+    if args.seed is not None and not 0 <= args.seed < 2**62:
+        parser.error(f"--seed must be an integer in [0, 2^62), got {args.seed}")
+    check_games_folder(parser, pathlib.Path(args.games))
     bots = args.players - args.humans
     if bots and len(args.opponents) not in (1, bots):
         parser.error(f"--opponents: give one spec or {bots}, got {args.opponents}")
@@ -68,7 +74,8 @@ def main(argv: list[str] | None = None) -> int:
     app = create_app(pathlib.Path(args.games), {
         "preset": args.preset, "players": args.players, "opponents": args.opponents,
         "match": args.match, "humans": args.humans,
-        **({"seed": args.seed} if args.seed is not None else {})})
+        **({"seed": args.seed} if args.seed is not None else {})},
+        hosts=[args.host, *args.allow_host])
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
     url = f"http://{shown}:{args.port}/"
     if args.host not in ("127.0.0.1", "localhost", "::1"):
@@ -79,6 +86,19 @@ def main(argv: list[str] | None = None) -> int:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return 0
+
+
+def check_games_folder(parser: argparse.ArgumentParser, folder: pathlib.Path) -> None:
+    """Refuse a ``--games`` that is a file or cannot be written, before the server starts."""
+    if folder.exists() and not folder.is_dir():
+        parser.error(f"--games {folder} is a file, not a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = folder / ".zolik_write_probe"
+        probe.write_text("")
+        probe.unlink()
+    except OSError as err:
+        parser.error(f"--games {folder} cannot be written: {err.strerror or err}")
 
 
 if __name__ == "__main__":

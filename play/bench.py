@@ -27,7 +27,8 @@ def measure(agent: str, preset: str, players: int, moves: int, seed: int = 0) ->
     per_move: list[float] = []
     computes: list[float] = []
     with tempfile.TemporaryDirectory() as folder, \
-            TestClient(create_app(pathlib.Path(folder), {"opponents": [agent]})) as client:
+            TestClient(create_app(pathlib.Path(folder), {"opponents": [agent]}),
+                       base_url="http://localhost") as client:
         game = 0
         while len(per_move) < moves:
             data = client.post("/api/games", json={

@@ -14,9 +14,9 @@ read back after a restart.
 from __future__ import annotations
 
 import dataclasses
-import json
 import pathlib
 import secrets
+import threading
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,10 +24,22 @@ import numpy as np
 
 from agents.dice.players import OptimalAgent
 from play.deals import new_key, secret_u64
+from play.saves import GAME_ID, DamagedSave, DiceSave, read_save, write_atomic
 from zolik_env import dice
 from zolik_env.dice import solver
 from zolik_env.dice.rules import BOX_NAMES
 from zolik_env.dice.scorecard import turn_context
+
+_SOLVER_BUILD = threading.Lock()  # one build of the solver's tables at a time
+
+
+def warm_solver(joker: Any) -> None:
+    """Build (or load) the optimal player's tables for ``joker`` once; a caller that
+    arrives during the build waits for it rather than building them again. ``ValueError``
+    for a joker rule that does not exist."""
+    rules = dice.DiceRules(joker=joker)
+    with _SOLVER_BUILD:
+        solver.value_table(rules.joker, rules.yahtzee_bonus, rules.fixed_order)
 
 
 @dataclass
@@ -77,8 +89,14 @@ class DiceTable:
         if isinstance(action, bool) or not isinstance(action, int | np.integer) \
                 or not 0 <= action < mask.size or not mask[action]:
             raise ValueError(f"{action!r} is not a legal move now")
-        self._play(int(action), mask)
-        self.save()
+        before = (self.state, len(self.moves), len(self.advice))
+        try:  # the move counts only once saved: a failed save leaves the game as it was
+            self._play(int(action), mask)
+            self.save()
+        except Exception:
+            self.state = before[0]
+            del self.moves[before[1]:], self.advice[before[2]:]
+            raise
         return self.view()
 
     def _play(self, action: int, mask: np.ndarray) -> None:
@@ -129,22 +147,28 @@ class DiceTable:
         return int(dice.totals(self.rules, state)[0, 0])
 
     def save(self) -> None:
-        self.folder.mkdir(parents=True, exist_ok=True)
-        path = self.folder / f"dice_{self.game_id}.json"
-        tmp = path.with_name(f".{path.name}.tmp")
-        tmp.write_text(json.dumps({"game": self.game_id, "token": self.token, "joker": self.joker,
-                                   "seed": self.seed, "secret": self.secret,
-                                   "moves": self.moves}), encoding="utf-8")
-        tmp.replace(path)
+        """Write the game (``saves.DiceSave``) atomically; ``SaveError`` if it cannot."""
+        saved = DiceSave(game=self.game_id, token=self.token, joker=self.joker,
+                         seed=self.seed, secret=self.secret, moves=self.moves)
+        write_atomic(self.folder / f"dice_{self.game_id}.json", saved.model_dump_json())
 
     @classmethod
     def load(cls, folder: pathlib.Path, game_id: str) -> DiceTable:
-        path = folder / f"dice_{game_id}.json"
-        if not game_id.isalnum() or not path.exists():
+        """The dice game ``game_id`` saved in ``folder``; ``KeyError`` for none,
+        ``DamagedSave`` naming the file for a save that does not read back."""
+        if not isinstance(game_id, str) or not GAME_ID.match(game_id):
             raise KeyError(game_id)
-        saved = json.loads(path.read_text(encoding="utf-8"))
-        table = cls(saved["joker"], saved["seed"], folder, game_id=game_id,
-                    token=saved["token"], secret=saved.get("secret"))
-        for action in saved["moves"]:  # the saved moves were legal when played
-            table._play(action, dice.legal_action_mask(table.rules, table.state)[0])
+        path = folder / f"dice_{game_id}.json"
+        saved = read_save(path, DiceSave)
+        try:
+            table = cls(saved.joker, saved.seed, folder, game_id=saved.game,
+                        token=saved.token, secret=saved.secret)
+            for action in saved.moves:
+                mask = dice.legal_action_mask(table.rules, table.state)[0]
+                if table.state.done[0] or not 0 <= action < mask.size or not mask[action]:
+                    raise ValueError(f"move {action} is not legal there")
+                table._play(action, mask)
+        except Exception as err:
+            raise DamagedSave(f"{path.name} does not replay: {type(err).__name__}: "
+                              f"{str(err)[:200]}") from None
         return table

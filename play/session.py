@@ -19,7 +19,6 @@ save that fails leaves the game as it was before the request (``_commit``).
 from __future__ import annotations
 
 import hmac
-import json
 import pathlib
 import secrets
 import time
@@ -32,6 +31,15 @@ import numpy as np
 from agents.base import is_search_policy
 from agents.registry import make_agent
 from play.deals import new_key, secret_deal
+from play.saves import (
+    GAME_ID,
+    DamagedSave,
+    SaveError,
+    TableSave,
+    read_save,
+    room_index,
+    write_atomic,
+)
 from play.view import seat_view
 from zolik_env.envs import replay
 from zolik_env.rummy import actions, game
@@ -42,16 +50,14 @@ from zolik_env.rummy.options import RuleSet, preset, rule_options_of
 from zolik_env.rummy.scoring import is_match_over, match_totals, match_winners
 from zolik_env.rummy.state import State
 
+__all__ = ["DamagedSave", "MoveError", "SaveError", "TableGame", "agent_move"]
+
 ROOM_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read out loud
 ROOM_CODE_LENGTH = 6  # 32^6 = 10^9 codes: guessing one is hopeless at request speed
 
 
 class MoveError(ValueError):
     """A move the game refuses (not legal, not this seat's turn, the deal is over)."""
-
-
-class SaveError(OSError):
-    """The game could not be written; the game in memory is as before the request."""
 
 
 def agent_move(policy: Any, rules: RuleSet, state: State, rng: np.random.Generator) -> int:
@@ -301,46 +307,52 @@ class TableGame:
         return self.folder / f"{self.game_id}.jsonl"
 
     def save(self) -> None:
-        """Write the replay and the table's sidecar (tokens, seats, room) atomically."""
-        self.folder.mkdir(parents=True, exist_ok=True)
-        sidecar = {"game": self.game_id, "tokens": {str(k): v for k, v in self.tokens.items()},
-                   "joined": sorted(self.joined), "code": self.code, "bots": self.bots,
-                   "seed": self.seed, "rules": self.rules.name,
-                   "rule_options": rule_options_of(self.rules),
-                   "rng": self.rng.bit_generator.state, "match": self.match,
-                   "deal_key": self.deal_key,
-                   "records": self.recorder.records}
+        """Write the table's sidecar (``saves.TableSave``: tokens, seats, room, records)
+        and the replay beside it, each atomically; a room's code goes into the index."""
+        sidecar = TableSave(
+            game=self.game_id, tokens={str(k): v for k, v in self.tokens.items()},
+            joined=sorted(self.joined), code=self.code, bots=self.bots, seed=self.seed,
+            rules=self.rules.name, rule_options=rule_options_of(self.rules),
+            rng=self.rng.bit_generator.state, match=self.match, deal_key=self.deal_key,
+            records=self.recorder.records)
         # the sidecar holds everything (one atomic write); the .jsonl beside it is the
         # replay file for ``zolik replay`` and the viewer
-        for path, text in ((self.path().with_suffix(".json"), json.dumps(sidecar)),
-                           (self.path(), self.recorder.dumps())):
-            tmp = path.with_name(f".{path.name}.tmp")
-            try:
-                tmp.write_text(text, encoding="utf-8")
-                tmp.replace(path)
-            except OSError as err:
-                tmp.unlink(missing_ok=True)
-                raise SaveError(f"cannot save the game to {path}: {err.strerror or err}") from None
+        write_atomic(self.path().with_suffix(".json"), sidecar.model_dump_json())
+        write_atomic(self.path(), self.recorder.dumps())
+        if self.code is not None and not room_index(self.folder, self.code).exists():
+            write_atomic(room_index(self.folder, self.code), self.game_id)
 
     @classmethod
     def load(cls, folder: pathlib.Path, game_id: str) -> TableGame:
-        """The game ``game_id`` saved in ``folder``, replayed move by move."""
-        if not game_id.isalnum():
+        """The game ``game_id`` saved in ``folder``, replayed move by move.
+
+        Raises:
+            KeyError: no such game. DamagedSave: naming the file, when its save does not
+                read back (damaged, altered, of another version).
+        """
+        if not isinstance(game_id, str) or not GAME_ID.match(game_id):
             raise KeyError(game_id)
-        sidecar_path = folder / f"{game_id}.json"
-        if not sidecar_path.exists():
-            raise KeyError(game_id)
-        sidecar = json.loads(sidecar_path.read_text(encoding="utf-8"))
-        rules = preset(sidecar["rules"], num_players=len(sidecar["bots"]),
-                       **sidecar["rule_options"])
-        table = cls(rules, sidecar["bots"], sidecar["seed"], folder, game_id=game_id,
-                    tokens={int(k): v for k, v in sidecar["tokens"].items()},
-                    joined=set(sidecar["joined"]), code=sidecar["code"],
-                    match=sidecar.get("match", False), deal_key=sidecar.get("deal_key"))
-        for rec in sidecar["records"][2:]:
+        path = folder / f"{game_id}.json"
+        saved = read_save(path, TableSave)
+        try:
+            return cls._replayed(folder, saved)
+        except Exception as err:  # a save that validates but does not replay
+            raise DamagedSave(f"{path.name} does not replay: {type(err).__name__}: "
+                              f"{str(err)[:200]}") from None
+
+    @classmethod
+    def _replayed(cls, folder: pathlib.Path, saved: TableSave) -> TableGame:
+        rules = preset(saved.rules, num_players=len(saved.bots), **saved.rule_options)
+        table = cls(rules, list(saved.bots), saved.seed, folder, game_id=saved.game,
+                    tokens={int(k): v for k, v in saved.tokens.items()},
+                    joined=set(saved.joined), code=saved.code, match=saved.match,
+                    deal_key=saved.deal_key)
+        for rec in saved.records[2:]:
             if rec["kind"] == "move":
                 table._play(actions.string_to_action(rec["move"]))
             elif rec["kind"] == "deal":
                 table._start_deal(rec["deal_index"])
-        table.rng.bit_generator.state = sidecar["rng"]  # the bots' generator as it was
+        if table.recorder.records != saved.records:
+            raise ValueError("the records do not replay to themselves")
+        table.rng.bit_generator.state = saved.rng  # the bots' generator as it was
         return table

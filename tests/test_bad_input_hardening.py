@@ -115,6 +115,21 @@ CLI_CASES.append(("train --resume, config.yaml not UTF-8", ["train", "--resume",
                   "config.yaml", {"run/config.yaml": b"exp_name: \xff\n"}))
 
 
+# --- zolik play: refused before the server starts -----------------------------------------
+
+for _argv, _shown, _files in (
+        (["--seed", "-1"], "-1", {}), (["--seed", str(2**62)], str(2**62), {}),
+        (["--games", "afile.txt"], "afile.txt", {"afile.txt": "a file"}),
+        (["--games", "afile.txt/sub"], "afile.txt/sub", {"afile.txt": "a file"}),
+        (["--port", "0"], "0", {}), (["--humans", "0"], "0", {}),
+        (["--players", "7"], "7", {}), (["--preset", "hu"], "hu", {}),
+        (["--opponents", "os:system"], "os:system", {}),
+        (["--opponents", "random", "random", "random"], "random", {}),
+):
+    CLI_CASES.append((f"play {' '.join(_argv)}", ["play", "--no-browser", *_argv], _shown,
+                      _files))
+
+
 @pytest.mark.parametrize("case", CASES, ids=[f"{c.area}: {c.name}" for c in CASES])
 def test_bad_input__raises_naming_the_value(case: Case, tmp_path: Path) -> None:
     with pytest.raises(case.error) as caught:

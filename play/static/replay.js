@@ -39,7 +39,8 @@ function go(to) {
 $("file").addEventListener("change", async () => {
   $("error").textContent = "";
   const text = await $("file").files[0].text();
-  const response = await fetch("/api/replays", {method: "POST", body: text});
+  const response = await fetch("/api/replays", {
+    method: "POST", headers: {"Content-Type": "application/x-ndjson"}, body: text});
   const data = await response.json();
   if (!response.ok) { $("error").textContent = data.error; return; }
   game = data;

@@ -4,6 +4,7 @@ browser (Debian's chromium driven by Playwright)."""
 
 import contextlib
 import dataclasses
+import functools
 import json
 import socket
 import threading
@@ -18,6 +19,10 @@ from play.session import TableGame
 from tests.envs.test_no_peek import hidden_swap
 from zolik_env.envs import replay
 from zolik_env.rummy import game, options
+
+# the server serves localhost names and addresses only (its Host allow-list)
+local_client = functools.partial(TestClient, base_url="http://localhost")
+NDJSON = {"Content-Type": "application/x-ndjson"}  # how the replay viewer posts a file
 
 
 class RaisingBot:
@@ -36,7 +41,7 @@ def raising_bot(rules):
 
 @pytest.fixture
 def client(tmp_path):
-    with TestClient(create_app(tmp_path / "games")) as test_client:
+    with local_client(create_app(tmp_path / "games")) as test_client:
         yield test_client
 
 
@@ -67,7 +72,7 @@ def _page_texts(client, game_id, headers):
 @pytest.mark.parametrize(("preset", "players"), [("cz", 2), ("sk", 3), ("jolly", 4)])
 def test_no_peek__every_response_is_the_same_when_hidden_cards_change(tmp_path, preset,
                                                                      players):
-    app_client = TestClient(create_app(tmp_path / "games"))
+    app_client = local_client(create_app(tmp_path / "games"))
     game_id, headers, _ = start(app_client, preset=preset, players=players,
                                 opponents=["greedy"])
     rng, compared = np.random.default_rng(7), 0
@@ -102,7 +107,7 @@ def test_a_planted_leak_in_the_view_is_caught(tmp_path, monkeypatch):
     honest = session.seat_view
     monkeypatch.setattr(session, "seat_view", lambda rules, state, seat: {
         **honest(rules, state, seat), "held": state.hands[0].sum(axis=0).tolist()})
-    app_client = TestClient(create_app(tmp_path / "games"))
+    app_client = local_client(create_app(tmp_path / "games"))
     game_id, headers, _ = start(app_client)
     live, rng = _table(app_client, game_id), np.random.default_rng(7)
     leaked = False
@@ -156,7 +161,7 @@ def test_tokens__no_one_sees_or_moves_for_another_seat(client):
 
 def test_games_are_isolated_and_survive_a_restart(tmp_path):
     folder = tmp_path / "games"
-    with TestClient(create_app(folder)) as first:
+    with local_client(create_app(folder)) as first:
         a_id, a_headers, a = start(first)
         b_id, b_headers, b = start(first)
         first.post(f"/api/games/{a_id}/move", json={"action": a["moves"][0]["id"]},
@@ -164,13 +169,13 @@ def test_games_are_isolated_and_survive_a_restart(tmp_path):
         moved = first.get(f"/api/games/{a_id}", headers=a_headers).json()
         assert len(moved["log"]) > len(a["log"])
         assert first.get(f"/api/games/{b_id}", headers=b_headers).json()["log"] == b["log"]
-    with TestClient(create_app(folder)) as second:  # a new server on the same folder
+    with local_client(create_app(folder)) as second:  # a new server on the same folder
         assert second.get(f"/api/games/{a_id}", headers=a_headers).json() == moved
 
 
 def test_a_bot_that_raises_leaves_the_game_and_the_server_running(tmp_path):
     raising = "tests.play.test_web_table:raising_bot"  # offered: zolik play was given it
-    client = TestClient(create_app(tmp_path / "games", {"opponents": [raising]}))
+    client = local_client(create_app(tmp_path / "games", {"opponents": [raising]}))
     game_id, headers, data = start(client, opponents=[raising])
     url = f"/api/games/{game_id}"
     before = client.get(url, headers=headers).content
@@ -289,7 +294,7 @@ def test_match__deals_follow_each_other_with_running_totals_until_the_end(client
                                    seed=2_000_000_005)
     url, rng = f"/api/games/{game_id}", np.random.default_rng(0)
     assert data["match"] == {"deals": 0, "totals": [0, 0], "over": False, "winners": []}
-    assert client.post(f"{url}/next", headers=headers).status_code == 400  # deal not over
+    assert client.post(f"{url}/next", json={}, headers=headers).status_code == 400  # deal not over
     scores, view = [], data
     for _ in range(4000):
         if view["done"]:
@@ -297,7 +302,7 @@ def test_match__deals_follow_each_other_with_running_totals_until_the_end(client
             if view["match"]["over"]:
                 break
             assert client.get(f"{url}/replay", headers=headers).status_code == 403
-            view = client.post(f"{url}/next", headers=headers).json()
+            view = client.post(f"{url}/next", json={}, headers=headers).json()
             assert view["deal"] == len(scores) and not view["done"]
             continue
         # draws and discards only: the greedy bot goes out, so the match ends in few deals
@@ -307,7 +312,8 @@ def test_match__deals_follow_each_other_with_running_totals_until_the_end(client
     totals = [sum(s[i] for s in scores) for i in range(2)]
     assert view["match"]["over"] and len(scores) >= 2 and view["match"]["totals"] == totals
     assert max(totals) >= 250 and view["match"]["winners"] == [totals.index(max(totals))]
-    assert client.post(f"{url}/next", headers=headers).status_code == 400  # the match is over
+    over = client.post(f"{url}/next", json={}, headers=headers)
+    assert over.status_code == 400  # the match is over
     records = [json.loads(line) for line in
                client.get(f"{url}/replay", headers=headers).text.splitlines()]
     assert sum(r["kind"] == "result" for r in records) == len(scores)
@@ -317,7 +323,7 @@ def test_replay_viewer__any_recorded_game_as_frames_with_every_hand(client):
     rules = options.preset("sk", num_players=3, max_turns=40)
     recorder = replay.record_random(rules, 2_000_000_777)
     text = recorder.dumps()
-    response = client.post("/api/replays", content=text.encode())
+    response = client.post("/api/replays", headers=NDJSON, content=text.encode())
     assert response.status_code == 200, response.text
     data = response.json()
     moves = sum(r["kind"] == "move" for r in recorder.records)
@@ -327,11 +333,12 @@ def test_replay_viewer__any_recorded_game_as_frames_with_every_hand(client):
     assert data["frames"][-1]["scores"] == recorder.records[-1]["scores"]
     tampered = text.replace('"winner": -1', '"winner": 1').replace('"truncated": true',
                                                                    '"truncated": false')
-    bad = client.post("/api/replays", content=tampered.encode())
+    bad = client.post("/api/replays", headers=NDJSON, content=tampered.encode())
     assert bad.status_code == 400 and "line" in bad.json()["error"]
-    cut = client.post("/api/replays", content="\n".join(text.splitlines()[:5]).encode())
+    cut = client.post("/api/replays", headers=NDJSON,
+                      content="\n".join(text.splitlines()[:5]).encode())
     assert cut.status_code == 400 and "no result line" in cut.json()["error"]
-    assert client.post("/api/replays", content=b"{oops").status_code == 400
+    assert client.post("/api/replays", headers=NDJSON, content=b"{oops").status_code == 400
 
 
 def test_browser__the_replay_viewer_steps_forward_and_back(tmp_path):
@@ -358,13 +365,13 @@ def test_rooms__friends_join_by_code_and_each_token_is_one_seat(client):
     game_id, host, data = start(client, players=3, humans=2, opponents=["greedy"])
     code = data["room"]
     assert len(code) == 6 and code.isalnum() and data["humans"] == [0]
-    joined = client.post(f"/api/rooms/{code}/join")
+    joined = client.post(f"/api/rooms/{code}/join", json={})
     assert joined.status_code == 200
     friend = {"X-Seat-Token": joined.json()["token"]}
     assert joined.json()["seat"] == 1 and joined.json()["game"] == game_id
-    assert client.post(f"/api/rooms/{code}/join").status_code == 409  # every seat taken
+    assert client.post(f"/api/rooms/{code}/join", json={}).status_code == 409  # every seat taken
     guessed = "".join(reversed(code)) if code[::-1] != code else "ZZZZZZ"
-    assert client.post(f"/api/rooms/{guessed}/join").status_code == 404
+    assert client.post(f"/api/rooms/{guessed}/join", json={}).status_code == 404
     url = f"/api/games/{game_id}"
     mine, theirs = (client.get(url, headers=h).json() for h in (host, friend))
     assert mine["seat"] == 0 and theirs["seat"] == 1
@@ -382,9 +389,10 @@ def test_rooms__friends_join_by_code_and_each_token_is_one_seat(client):
 
 
 def test_rooms__a_seat_never_sees_the_other_humans_hand(tmp_path):
-    app_client = TestClient(create_app(tmp_path / "games"))
+    app_client = local_client(create_app(tmp_path / "games"))
     game_id, host, data = start(app_client, players=2, humans=2, opponents=[])
-    friend = {"X-Seat-Token": app_client.post(f"/api/rooms/{data['room']}/join").json()["token"]}
+    joined = app_client.post(f"/api/rooms/{data['room']}/join", json={})
+    friend = {"X-Seat-Token": joined.json()["token"]}
     live, rng = _table(app_client, game_id), np.random.default_rng(4)
     compared = 0
     for _ in range(30):
@@ -410,7 +418,7 @@ def test_rooms__the_code_expires_with_the_game(client):
     code = data["room"]
     table = client.app.state.games[game_id]
     table.state = table.state.replace(truncated=np.array([True]))  # as if the deal ran out
-    assert client.post(f"/api/rooms/{code}/join").status_code == 404
+    assert client.post(f"/api/rooms/{code}/join", json={}).status_code == 404
 
 
 def test_browser__a_friend_joins_a_room_and_sees_the_move_made_across_the_table(tmp_path):
@@ -433,7 +441,7 @@ def test_browser__a_friend_joins_a_room_and_sees_the_move_made_across_the_table(
 
 def test_dice__a_game_to_the_end_with_the_optimums_advice_and_score(tmp_path):
     folder = tmp_path / "games"
-    with TestClient(create_app(folder)) as client:
+    with local_client(create_app(folder)) as client:
         data = client.post("/api/dice", json={"joker": "forced", "seed": 2_000_000_321}).json()
         url, headers = f"/api/dice/{data['game']}", {"X-Seat-Token": data["token"]}
         assert len(data["dice"]) == 5 and data["rolls_left"] == 2 and not data["done"]
@@ -450,7 +458,7 @@ def test_dice__a_game_to_the_end_with_the_optimums_advice_and_score(tmp_path):
                                headers=headers).json()
         assert view["done"] and all(box["score"] is not None for box in view["boxes"])
         assert view["optimal_expected"] == 254.59 and view["optimal_same_seed"] > 0
-    with TestClient(create_app(folder)) as again:  # read back after a restart
+    with local_client(create_app(folder)) as again:  # read back after a restart
         assert again.get(url, headers=headers).json() == view
 
 
@@ -537,7 +545,7 @@ def test_requests_name_only_offered_agents_and_never_choose_a_rooms_seed(client)
 
 
 def test_settings_never_send_the_seed(tmp_path):
-    app_client = TestClient(create_app(tmp_path, {"opponents": ["greedy"], "seed": 12345}))
+    app_client = local_client(create_app(tmp_path, {"opponents": ["greedy"], "seed": 12345}))
     settings = app_client.get("/api/settings").json()
     assert "seed" not in settings and settings["opponents"] == ["greedy"]
     assert {"planner", "greedy", "random"} <= set(settings["offered"])
@@ -563,10 +571,11 @@ def test_a_failed_save_is_reported_and_the_game_is_unchanged(client, monkeypatch
 def test_rooms__the_next_deal_is_seen_by_the_seat_that_asked(client):
     game_id, _, data = start(client, preset="jolly", players=2, humans=2, opponents=[],
                              match=True, seed=None)
-    friend = {"X-Seat-Token": client.post(f"/api/rooms/{data['room']}/join").json()["token"]}
+    joined = client.post(f"/api/rooms/{data['room']}/join", json={})
+    friend = {"X-Seat-Token": joined.json()["token"]}
     table = client.app.state.games[game_id]
     table.state = table.state.replace(truncated=np.array([True]))  # as if the deal ran out
     table.deal_scores.append([0, 0])
-    view = client.post(f"/api/games/{game_id}/next", headers=friend).json()
+    view = client.post(f"/api/games/{game_id}/next", json={}, headers=friend).json()
     assert view["seat"] == 1 and view["deal"] == 1
     assert view["hand"] == client.get(f"/api/games/{game_id}", headers=friend).json()["hand"]

@@ -115,6 +115,8 @@ def loads(text: str) -> list[dict[str, Any]]:
             record = json.loads(line)
         except json.JSONDecodeError as err:
             raise ValueError(f"line {number} is not JSON ({err.msg})") from None
+        except (ValueError, RecursionError) as err:  # a huge integer, nesting too deep
+            raise ValueError(f"line {number} is not JSON ({str(err)[:80]})") from None
         if not isinstance(record, dict) or "kind" not in record:
             raise ValueError(f"line {number} is not a replay record (no 'kind')")
         records.append(record)
@@ -155,6 +157,7 @@ def replay(records: list[dict[str, Any]]) -> Iterator[ReplayStep]:
     deal, ended = -1, True
     for line, rec in enumerate(records[1:], start=2):
         kind = rec["kind"]
+        _check_fields(rec, line)
         if kind == "deal":
             if not ended:
                 raise ValueError(f"line {line}: deal {deal} has no result line")
@@ -176,6 +179,25 @@ def replay(records: list[dict[str, Any]]) -> Iterator[ReplayStep]:
             raise ValueError(f"line {line}: unknown record kind {kind!r}")
     if not ended:
         raise ValueError(f"deal {deal} has no result line: the file is cut short")
+
+
+_INT_FIELDS = {"deal": ("deal", "deal_index"), "move": ("deal", "turn", "seat")}
+
+
+def _check_fields(rec: dict[str, Any], line: int) -> None:
+    """The types of a record's fields (a move in card notation, integer counters, a
+    non-negative seed); ``ValueError`` naming the line, the field and the value."""
+    fields = _INT_FIELDS.get(rec["kind"], ())
+    if rec["kind"] == "deal" and "stock" not in rec:
+        fields = (*fields, "seed")
+    for name in fields:
+        value = rec.get(name)
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**63:
+            raise ValueError(f"line {line}: {name} must be a non-negative integer, got "
+                             f"{str(value)[:40]!r}")
+    if rec["kind"] == "move" and not isinstance(rec.get("move"), str):
+        raise ValueError(f"line {line}: a move is written in card notation, got "
+                         f"{str(rec.get('move'))[:40]!r}")
 
 
 def _deal_of(rules: options.RuleSet, rec: dict[str, Any], line: int) -> State:

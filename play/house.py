@@ -1,0 +1,189 @@
+"""Where the web table's requests run: the held games, a lock per game, worker threads.
+
+``House.run`` runs a request's work off the event loop (with a time limit when asked:
+a 503 past it, the work finishing in the background); ``House.locked`` holds one game's
+lock, so requests for one game go in turn while other games go on; ``House.held`` reads a
+game back from its save on first use; ``House.sweep`` lets idle games leave memory.
+``as_http_error`` is the one place any failure becomes the page's answer: a 4xx with a
+one-line reason for a bad request, a 409 for a damaged save, a 500 naming the failure.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import pathlib
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from starlette.requests import Request
+
+from play.budget import BudgetError
+from play.dice_session import DiceTable
+from play.saves import GAME_ID, DamagedSave, SaveError
+from play.session import MoveError, TableGame
+
+LOCK_WAIT_S = 10.0  # a request waits this long for its game's lock, then 503
+REPLAY_WAIT_S = 10.0  # reading a replay for the viewer: at most this long, then 503
+SOLVER_WAIT_S = 5.0  # the dice solver's first build: the request waits this long, then 503
+FINISHED_IDLE_S = 60.0  # a finished game idle this long leaves memory (it is saved)
+LIVE_IDLE_S = 1800.0  # a live game idle this long leaves memory too
+MAX_REPLAY_MOVES = 20_000
+SOLVER_BUSY = ("the optimal player's tables are being built (once, up to a minute); "
+               "try again shortly")
+MAX_REASON = 300
+
+
+class HttpError(Exception):
+    def __init__(self, status: int, reason: str) -> None:
+        super().__init__(reason)
+        self.status, self.reason = status, one_line(reason)
+
+
+def one_line(text: str, limit: int = MAX_REASON) -> str:
+    """``text`` on one line, cut at ``limit`` characters."""
+    flat = " ".join(str(text).split())
+    return flat if len(flat) <= limit else flat[: limit - 3] + "..."
+
+
+def as_http_error(err: BaseException) -> HttpError:
+    """Any failure of a request as the answer the page gets: a 4xx for a bad request, a
+    500 naming the failure for the rest."""
+    if isinstance(err, HttpError):
+        return err
+    if isinstance(err, BudgetError):
+        return HttpError(err.status, err.reason)
+    if isinstance(err, DamagedSave):
+        return HttpError(409, f"the saved game cannot be read back: {err}")
+    if isinstance(err, MoveError):
+        return HttpError(400, str(err))
+    if isinstance(err, SaveError):
+        return HttpError(500, str(err))
+    if isinstance(err, ValueError | TypeError):
+        return HttpError(400, str(err))
+    return HttpError(500, f"the request failed, the game is as it was: "
+                          f"{type(err).__name__}: {err}")
+
+
+class House:
+    """The games a server holds (read back from ``folder`` on first use after a restart),
+    a lock per game, and the worker threads requests run in."""
+
+    def __init__(self, folder: pathlib.Path) -> None:
+        self.folder = folder
+        self.games: dict[str, TableGame] = {}
+        self.dice_games: dict[str, DiceTable] = {}
+        self.registry = threading.Lock()  # guards the dicts below (held briefly)
+        self.locks: dict[str, threading.Lock] = {}  # one per game: its requests in turn
+        self.used: dict[str, float] = {}  # when each held game was last asked for
+        self.replay_slot = threading.BoundedSemaphore(1)
+        self.pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="zolik-slow")
+        self.swept = 0.0
+
+    # --- running work off the event loop -------------------------------------------------
+
+    async def run(self, work: Callable[[], Any], timeout: float | None = None,
+                  busy: str = "the server is busy; try again shortly") -> Any:
+        """``work()`` in a worker thread; its errors as 4xx/5xx (``as_http_error``). With
+        ``timeout``, a 503 ``busy`` when it takes longer (it finishes in the background)."""
+        future = asyncio.get_running_loop().run_in_executor(
+            None if timeout is None else self.pool, work)
+        try:
+            if timeout is None:
+                return await future
+            return await asyncio.wait_for(asyncio.shield(future), timeout)
+        except TimeoutError:
+            raise HttpError(503, busy) from None
+        except Exception as err:
+            raise as_http_error(err) from None
+
+    def lock_of(self, game_id: str) -> threading.Lock:
+        with self.registry:
+            return self.locks.setdefault(game_id, threading.Lock())
+
+    def locked(self, game_id: str, work: Callable[[], Any]) -> Any:
+        """``work()`` holding game ``game_id``'s lock (503 if another request holds it for
+        longer than ``LOCK_WAIT_S``)."""
+        lock = self.lock_of(game_id)
+        if not lock.acquire(timeout=LOCK_WAIT_S):
+            raise HttpError(503, f"game {game_id!r} is busy with another request; try again")
+        try:
+            return work()
+        finally:
+            lock.release()
+
+    def held(self, games: dict[str, Any], load: Callable[[pathlib.Path, str], Any],
+             game_id: str) -> Any:
+        """Game ``game_id``, held or read back from the save folder (a restart); 404 for
+        an unknown one, 409 naming the file for a damaged save. Call under its lock."""
+        table = games.get(game_id)
+        if table is None:
+            try:
+                table = load(self.folder, game_id)
+            except KeyError:
+                raise HttpError(404, f"no game {game_id!r}") from None
+            with self.registry:
+                games[game_id] = table
+        self.used[game_id] = time.monotonic()
+        return table
+
+    def sweep(self, now: float | None = None) -> None:
+        """Let idle games leave memory (they are saved): finished ones after
+        ``FINISHED_IDLE_S``, live ones after ``LIVE_IDLE_S``; and unused locks."""
+        now = time.monotonic() if now is None else now
+        with self.registry:
+            for games in (self.games, self.dice_games):
+                for game_id, table in list(games.items()):
+                    over = table.match_over() if isinstance(table, TableGame) \
+                        else bool(table.state.done[0])
+                    idle = now - self.used.get(game_id, now)
+                    lock = self.locks.get(game_id)
+                    if idle > (FINISHED_IDLE_S if over else LIVE_IDLE_S) and \
+                            not (lock and lock.locked()):
+                        del games[game_id]
+                        self.used.pop(game_id, None)
+            for game_id in [g for g, lock in self.locks.items() if not lock.locked()
+                            and g not in self.games and g not in self.dice_games]:
+                del self.locks[game_id]
+        self.swept = now
+
+    async def on_game(self, request: Request, work: Callable[[TableGame, int], Any]) -> Any:
+        """``work(table, seat)`` for the game of the path and the seat of the request's
+        token, under the game's lock; a wrong token is told as an unknown game (404)."""
+        game_id = game_id_of(request)
+        token = request.headers.get("x-seat-token", "")
+
+        def job() -> Any:
+            table = self.held(self.games, TableGame.load, game_id)
+            seat = table.seat_of(token)
+            if seat is None:
+                raise HttpError(404, f"no game {game_id!r}")
+            return work(table, seat)
+
+        return await self.run(lambda: self.locked(game_id, job))
+
+    async def on_dice(self, request: Request, work: Callable[[DiceTable], Any]) -> Any:
+        """``work(table)`` for the dice game of the path if the request carries its token."""
+        game_id = game_id_of(request)
+        token = request.headers.get("x-seat-token", "")
+
+        def job() -> Any:
+            table: DiceTable = self.held(self.dice_games, DiceTable.load, game_id)
+            if not hmac.compare_digest(token.encode(), table.token.encode()):
+                raise HttpError(404, f"no game {game_id!r}")
+            return work(table)
+
+        # reading a saved game back may build the solver's tables: off the lock, limited
+        await self.run(lambda: self.locked(game_id, lambda: self.held(
+            self.dice_games, DiceTable.load, game_id)), SOLVER_WAIT_S, SOLVER_BUSY)
+        return await self.run(lambda: self.locked(game_id, job))
+
+
+def game_id_of(request: Request) -> str:
+    game_id = request.path_params["game_id"]
+    if not GAME_ID.match(game_id):
+        raise HttpError(404, f"no game {game_id[:40]!r}")
+    return str(game_id)
