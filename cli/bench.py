@@ -6,7 +6,11 @@ deals into the rows of finished ones, as the training VecEnv does. Prints a tabl
 a timed test (these machines are shared and noisy: compare ratios from one run).
 
     zolik bench [--presets cz sk jolly] [--players 2 4] [--batches 1 64 1024] [--seconds 3]
-                [--aec] [--openspiel] [--rlcard]
+                [--aec] [--vector] [--openspiel] [--rlcard]
+
+With --vector, each batch size B also gets the row of the Gymnasium vector env that
+gymnasium.make_vec("zolik/Zolik-v0", num_envs=B) builds (learner and random opponents,
+every move a decision), and its decisions/s as a share of the core's at batch B.
 
 With --openspiel or --rlcard (the ``bench`` extra: pip install 'zolik[bench]'), OpenSpiel's
 or RLCard's gin rummy stepped from Python is timed in the same run, and each
@@ -19,7 +23,13 @@ from __future__ import annotations
 import argparse
 
 from cli.args import positive_float, positive_int
-from zolik_env.envs.bench import bench_aec, bench_openspiel, bench_rlcard
+from zolik_env.envs.bench import (
+    bench_aec,
+    bench_openspiel,
+    bench_rlcard,
+    bench_vector,
+    format_vector_shares,
+)
 from zolik_env.rummy import options
 from zolik_env.rummy.bench import BenchRow, bench_one, format_ratios, format_table
 
@@ -36,6 +46,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--aec", action="store_true",
                         help="also time the PettingZoo AEC loop of zolik_v0 (one deal at a "
                              "time, env.last() every decision): 'aec' in the batch column")
+    parser.add_argument("--vector", action="store_true",
+                        help="also time gymnasium.make_vec('zolik/Zolik-v0', num_envs=B) for "
+                             "each batch B: 'make_vec B' in the batch column")
     parser.add_argument("--openspiel", action="store_true",
                         help="also time OpenSpiel's gin rummy from Python (needs the bench "
                              "extra) and print the ratios to it")
@@ -63,10 +76,15 @@ def main(argv: list[str]) -> int:
                 if batch < 1:
                     parser.error(f"--batches: batch size {batch} must be >= 1")
                 add(bench_one(preset, players, batch, args.seconds))
+                if args.vector:
+                    add(bench_vector(preset, players, batch, args.seconds))
             if args.aec:
                 add(bench_aec(preset, players, args.seconds))
     print()
     print(format_table(rows))
+    if args.vector:
+        print()
+        print(format_vector_shares(rows))
     for reference in rows[:len(references)]:
         print()
         print(format_ratios(rows, reference))

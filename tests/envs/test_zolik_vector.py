@@ -248,3 +248,17 @@ def test_feature_wrapper__gives_the_sb3_adapters_observations():
             ended += 1
     assert ended
     check_vector_env(envs, seed=2)
+
+
+def test_bench_vector__times_make_vec_beside_the_core_in_one_run(capsys):
+    from cli import main as cli
+    from zolik_env.envs.bench import bench_vector
+
+    row = bench_vector("cz", 2, 8, seconds=0.3)
+    assert row.loop == "make_vec 8" and row.batch == 0 and row.decisions_per_s > 0
+    assert cli.main(["bench", "--presets", "sk", "--players", "3", "--batches", "16",
+                     "--seconds", "0.1", "--vector"]) == 0
+    out = capsys.readouterr().out
+    assert "| sk | 3 | 16 |" in out and "| sk | 3 | make_vec 16 |" in out
+    share = out.split("make_vec against the raw core")[-1].splitlines()
+    assert any(line.strip().startswith("sk 3p batch 16: ") for line in share)

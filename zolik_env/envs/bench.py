@@ -9,16 +9,23 @@ an agent needs them) and plays a uniformly random legal move; a finished deal is
 followed by ``reset`` with the next seed. ``zolik bench --aec`` prints it beside the
 core's rows (``zolik_env.rummy.bench``): the same table, with ``aec`` in the batch
 column. Never a timed test: compare ratios from one run.
+
+``zolik bench --vector`` adds, for each batch size B, the row of the Gymnasium vector env
+that ``gymnasium.make_vec("zolik/Zolik-v0", num_envs=B)`` builds (``make_vec B`` in the
+batch column): a uniformly random legal learner move per row from ``info["action_mask"]``,
+random opponents, every learner and opponent move counted as a decision, and its
+decisions/s as a share of the core's at the same batch (``format_vector_shares``).
 """
 
 from __future__ import annotations
 
 import time
 
+import gymnasium
 import numpy as np
 
 from zolik_env.envs.zolik_aec import env as make_env
-from zolik_env.rummy import options
+from zolik_env.rummy import game, options
 from zolik_env.rummy.bench import BenchRow, mean_deal_length
 
 
@@ -46,6 +53,41 @@ def bench_aec(preset: str, players: int, seconds: float, seed: int = 0) -> Bench
     return BenchRow(preset, players, 0, decisions / elapsed,
                     decisions / elapsed / mean_deal_length(rules), float("nan"),
                     raw.core_state.nbytes() / 2**20)
+
+
+def bench_vector(preset: str, players: int, num_envs: int, seconds: float,
+                 seed: int = 0) -> BenchRow:
+    """Random legal play through ``gymnasium.make_vec("zolik/Zolik-v0", num_envs=...)``
+    for about ``seconds``: learner moves from ``info["action_mask"]``, random opponents;
+    decisions are the learner's and the opponents' moves (``num_decisions``)."""
+    envs = gymnasium.make_vec("zolik/Zolik-v0", num_envs=num_envs, rules=preset,
+                              num_players=players)
+    rng = np.random.default_rng(seed)
+    _, info = envs.reset(seed=seed)
+    raw = envs.unwrapped
+    before = raw.num_decisions
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        info = envs.step(game.sample_legal(info["action_mask"], rng))[4]
+    elapsed = time.perf_counter() - start
+    rate = (raw.num_decisions - before) / elapsed
+    return BenchRow(preset, players, 0, rate, rate / mean_deal_length(raw.rules), float("nan"),
+                    raw.state.nbytes() / 2**20, loop=f"make_vec {num_envs}")
+
+
+def format_vector_shares(rows: list[BenchRow]) -> str:
+    """One line per ``make_vec B`` row: its decisions/s as a share of the core's row of the
+    same preset, players and batch B (both measured in this run)."""
+    core = {(r.preset, r.players, r.batch): r.decisions_per_s for r in rows if r.batch}
+    lines = ["make_vec against the raw core at the same batch (same run):"]
+    for r in rows:
+        if r.batch == 0 and r.loop.startswith("make_vec "):
+            batch = int(r.loop.split()[1])
+            base = core.get((r.preset, r.players, batch))
+            if base:
+                lines.append(f"  {r.preset} {r.players}p batch {batch}: "
+                             f"{r.decisions_per_s / base:.2f} of the core's decisions/s")
+    return "\n".join(lines)
 
 
 def bench_openspiel(seconds: float, seed: int = 0) -> BenchRow:

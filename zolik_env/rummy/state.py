@@ -16,9 +16,8 @@ field (each field's block holds its B rows; ``Layout`` gives the offsets). A fie
 view of its block, made the first time it is read. So a pure ``step`` copies one buffer
 and a compiled kernel takes the buffer and its layout table (``fields_of`` makes the
 views inside the kernel): with one deal in the batch, copying forty-five small arrays and
-passing them one by one to compiled code cost more than the move itself.
-
-This module imports only numpy, numba (through ``jit``) and its siblings.
+passing them one by one to compiled code cost more than the move itself. This module
+imports only numpy, numba (through ``jit``) and its siblings.
 """
 
 from __future__ import annotations
@@ -302,15 +301,17 @@ def concatenate(states: list[State]) -> State:
 def copy_rows(source: np.ndarray, source_table: np.ndarray, source_rows: np.ndarray,
               target: np.ndarray, target_table: np.ndarray, target_rows: np.ndarray,
               row_bytes: np.ndarray) -> None:
-    """Copy deal ``source_rows[j]`` of the State in buffer ``source`` to deal
-    ``target_rows[j]`` of the one in ``target``, field by field, byte by byte (the two
-    tables are their layouts' ``table``; ``row_bytes`` is the same for both), a slice each."""
+    """Copy deal ``source_rows[j]`` of buffer ``source`` to ``target_rows[j]`` of ``target``."""
     for f in range(len(row_bytes)):
         size = row_bytes[f]
         for j in range(len(source_rows)):
             src = source_table[_LAYOUT_HEAD + f] + source_rows[j] * size
             dst = target_table[_LAYOUT_HEAD + f] + target_rows[j] * size
-            target[dst:dst + size] = source[src:src + size]
+            if size > 16:  # a slice; small fields byte by byte, which is faster for them
+                target[dst:dst + size] = source[src:src + size]
+                continue
+            for k in range(size):
+                target[dst + k] = source[src + k]
 
 
 # The fields inside a kernel: views of the buffer the kernel's caller holds, without
