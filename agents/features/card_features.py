@@ -1,7 +1,7 @@
 """Card features for learned agents: what each card kind is worth kept, how much it would
 help an opponent, and whether it lays off on the table now.
 
-The planner's discard choice (``agents.planner.discard_choice``) weighs every card by its future
+The planner's discard choice (``agents.planner.choice_kernel``) weighs every card by its future
 value in the hand (partners, weighted by their live outs among the unseen cards), the
 danger of feeding an opponent (it relates to discards that seat took, or lays off on the
 table once that seat has opened) and its penalty. A network reads 53 card counts per

@@ -12,7 +12,7 @@ next to the 2 and the king); cards two apart wait for the one between.
 - ``held_for_opening``: the cards of the hand's best joker-free melds by points, kept
   back by a hand that has not opened.
 
-The planner's discard choice (``agents.planner.discard_choice``) and the card features
+The planner's discard choice (``agents.planner.choice_kernel``) and the card features
 of learned agents (``agents.features.card_features``) both call these functions through
 this module, so a change here moves both. The readable per-card versions they replaced
 live in ``tests/agents/card_terms_reference.py`` as the oracle.
@@ -25,7 +25,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from agents.search.meld_table import held_batch, meld_table, search_args
+from agents.search.meld_table import meld_table, search_args, search_hand
 from zolik_env.rummy.cards import NUM_KINDS, NUM_NATURALS, NUM_RANKS, NUM_SUITS
 from zolik_env.rummy.jit import kernel
 from zolik_env.rummy.options import RuleSet
@@ -114,13 +114,13 @@ def keep_values(hand: np.ndarray, unseen: np.ndarray) -> np.ndarray:
     """float64 (B, 52): how much each natural kind adds to the future melds of each row's
     ``hand`` (B, 53), its partners weighted by their live outs in ``unseen`` (B, 53)."""
     t = relation_tables()
-    return _keep_kernel(np.ascontiguousarray(hand, np.int64),
+    return keep_rows(np.ascontiguousarray(hand, np.int64),
                         np.ascontiguousarray(unseen, np.int64), t["sets"], t["near"], t["far"],
                         t["ends"], t["middle"])
 
 
 @kernel
-def _keep_kernel(hand: np.ndarray, unseen: np.ndarray, sets: np.ndarray, near: np.ndarray,
+def keep_rows(hand: np.ndarray, unseen: np.ndarray, sets: np.ndarray, near: np.ndarray,
                  far: np.ndarray, ends: np.ndarray, middle: np.ndarray) -> np.ndarray:
     """``keep_values`` over the ``relation_tables`` (``PAD`` entries: never held, never
     live). Every term is a multiple of 0.5, so the sums are exact in any order."""
@@ -168,14 +168,49 @@ def danger_values(known: np.ndarray, opened: np.ndarray, fits: np.ndarray,
     ``known`` (B, P, 53) discards each relative seat was seen to take, ``opened`` (B, P)
     and ``fits`` (B, >=52) whether the kind lays off on the table; relative seats
     1..P-1 count by ``weights`` (``danger_weights``)."""
-    related = relation_tables()["related"]
-    seen = padded(np.asarray(known, np.int64))
-    out = np.zeros((len(seen), NUM_NATURALS))
-    for seat, weight in enumerate(weights, start=1):
-        hits = seen[:, seat][:, related].sum(-1)
-        lays = np.asarray(fits)[:, :NUM_NATURALS] & (np.asarray(opened)[:, seat, None] > 0)
-        out += weight * (SEEN_TAKE * np.minimum(hits, 2) + LAYS_OFF * lays)
+    known = np.ascontiguousarray(known, np.int64)
+    out = np.zeros((len(known), NUM_NATURALS))
+    _danger_rows(relation_tables()["related"], known,
+                 np.ascontiguousarray(opened, np.int64),
+                 np.ascontiguousarray(np.asarray(fits)[:, :NUM_NATURALS], np.bool_),
+                 np.asarray(weights, np.float64), out)
     return out
+
+
+@kernel
+def _danger_rows(related: np.ndarray, known: np.ndarray, opened: np.ndarray,
+                 fits: np.ndarray, weights: np.ndarray, out: np.ndarray) -> None:
+    for b in range(len(known)):
+        danger_row(related, known[b], opened[b], fits[b], weights, out[b])
+
+
+@kernel
+def danger_row(related: np.ndarray, known: np.ndarray, opened: np.ndarray, fits: np.ndarray,
+               weights: np.ndarray, out: np.ndarray) -> None:
+    """``danger_values`` of one row into ``out`` (52,), zeroed first: per relative seat
+    1..P-1, its weight times ``SEEN_TAKE`` per related card it took (two at most) plus
+    ``LAYS_OFF`` where the kind lays off and the seat has opened."""
+    out[:] = 0.0
+    for seat in range(1, len(weights) + 1):
+        for k in range(NUM_NATURALS):
+            hits = 0
+            for j in range(related.shape[1]):
+                if related[k, j] < NUM_KINDS:
+                    hits += known[seat, related[k, j]]
+            lays = 1.0 if fits[k] and opened[seat] > 0 else 0.0
+            out[k] += weights[seat - 1] * (SEEN_TAKE * min(hits, 2) + LAYS_OFF * lays)
+
+
+@kernel
+def loose(sets: np.ndarray, near: np.ndarray, kind: int, hand: np.ndarray) -> bool:
+    """``is_loose`` over the relation tables, for kernels."""
+    for j in range(sets.shape[1]):
+        if sets[kind, j] < NUM_KINDS and hand[sets[kind, j]]:
+            return False
+    for j in range(near.shape[1]):
+        if near[kind, j] < NUM_KINDS and hand[near[kind, j]]:
+            return False
+    return True
 
 
 def held_for_opening(hands: np.ndarray, unopened: np.ndarray, rules: RuleSet) -> np.ndarray:
@@ -183,10 +218,36 @@ def held_for_opening(hands: np.ndarray, unopened: np.ndarray, rules: RuleSet) ->
     joker-free melds by points (what the hand holds back for its opening); 0 for the
     rows that have opened."""
     table = meld_table(rules)
-    return held_batch(np.ascontiguousarray(hands, np.int64),
-                      np.ascontiguousarray(unopened, np.bool_), table.points,
-                      *search_args(table))
+    hands = np.ascontiguousarray(hands, np.int64)
+    out = np.zeros(hands.shape, np.int64)
+    _held_rows(hands, np.ascontiguousarray(unopened, np.bool_), table.points,
+               *search_args(table), out)
+    return out
 
 
-__all__ = ["danger_values", "danger_weights", "held_for_opening", "is_loose", "keep_values",
-           "relation_tables", "run_neighbours", "set_partners"]
+@kernel
+def _held_rows(hands: np.ndarray, active: np.ndarray, points: np.ndarray, group: np.ndarray,
+               naturals: np.ndarray, sizes: np.ndarray, absent: np.ndarray,
+               jokers: np.ndarray, clean: np.ndarray, out: np.ndarray) -> None:
+    for b in range(len(hands)):
+        if active[b]:
+            held_row(hands[b], points, group, naturals, sizes, absent, jokers, clean, out[b])
+
+
+@kernel
+def held_row(hand: np.ndarray, points: np.ndarray, group: np.ndarray, naturals: np.ndarray,
+             sizes: np.ndarray, absent: np.ndarray, jokers: np.ndarray, clean: np.ndarray,
+             out: np.ndarray) -> None:
+    """``held_for_opening`` of one unopened hand into ``out`` (53,), zeroed first; the
+    meld table's arrays as ``meld_table.search_args`` gives them, ``points`` its values."""
+    out[:] = 0
+    _, rows, _, _ = search_hand(hand, 0, np.zeros(len(hand)), points, group, naturals, sizes,
+                                absent, jokers, clean)
+    for row in rows:
+        for j in range(sizes[row]):
+            out[naturals[row, j]] += 1
+
+
+__all__ = ["danger_row", "danger_values", "danger_weights", "held_for_opening", "held_row",
+           "is_loose", "keep_rows", "keep_values", "loose", "relation_tables", "run_neighbours",
+           "set_partners"]

@@ -5,7 +5,7 @@ departs from it most: the planner throws the card with the lowest score of
 
     keep value + danger + 40 x (held for the opening) - penalty weight x hand penalty
 
-(``agents.planner.discard_choice``), an argmin over the hand of a weighted sum of per-card terms.
+(``agents.planner.choice_kernel``), an argmin over the hand of a weighted sum of per-card terms.
 ``agents.features.card_features`` gives the network those terms for every kind, but an MLP over
 2,658 independent logits has to learn that the same weights apply to each of the 52
 discard moves. ``DiscardPrior`` states that structure: the logit of ``discard k`` gets

@@ -4,24 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents import obs_view as ov
-from agents.base import BatchedFromSingle
-from agents.planner.discard_choice import greedy_discard, safe_action
-from agents.planner.turn_plan import (
-    Builder,
-    PlanCache,
-    discardable,
-    opening_met,
-    trim_for_discard,
-    turn_input,
-)
-from agents.search.hand_search import greedy_melds
-from zolik_env.rummy import actions as A
-from zolik_env.rummy.cards import JOKER
+from agents.base import SingleFromBatched
+from agents.planner.plan_tables import plan_tables, weight_array
+from agents.planner.planner_kernel import GREEDY, batch_actions
+from agents.planner.planner_weights import DEFAULT_WEIGHTS
 from zolik_env.rummy.options import RuleSet
 
 
-class GreedyPolicy(BatchedFromSingle):
+class GreedyPolicy(SingleFromBatched):
     """Strategy (deterministic; the rng is not used):
 
     - Draw: always the top of the stock (never a discard or sk's bottom card).
@@ -37,41 +27,22 @@ class GreedyPolicy(BatchedFromSingle):
       nothing else may go. Cards taken this turn are never discarded (rules).
     - Fallback: if a planned step is not legal, a legal discard, else UNDO. A finished
       deal (empty mask) gets action 0, which `game.step` ignores.
+
+    Compiled like the planner (``agents.planner.planner_kernel``); the readable version
+    is ``tests/agents/planner_reference/greedy.py``.
     """
 
     name = "greedy"
 
     def __init__(self, rules: RuleSet) -> None:
         self.rules = rules
-        self.cache = PlanCache()
+        self._tables = plan_tables(rules)
+        self._weights = weight_array(DEFAULT_WEIGHTS)  # unread: greedy weighs nothing
 
-    def act(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> int:
-        if not mask.any():
-            return A.DRAW_STOCK  # a finished deal: step ignores its action
-        view = ov.decode(obs, self.rules)
-        hand = view["hand"].astype(np.int64)
-        if ov.phase(view) == ov.PHASE_DRAW:
-            return A.DRAW_STOCK if mask[A.DRAW_STOCK] else safe_action(mask, hand, self.rules)
-        action = self.cache.get(view, mask)
-        if action is None:
-            self.cache.put(view, self.plan(view))
-            action = self.cache.get(view, mask)
-        return action if action is not None else safe_action(mask, hand, self.rules)
-
-    def plan(self, view: ov.View) -> Builder:
-        """The turn from here: melds and lay-offs (if it may lay), then the discard."""
-        inp = turn_input(view, self.rules)
-        builder = Builder(inp)
-        if inp.may_lay:
-            melds = greedy_melds(inp.hand, int(inp.hand[JOKER]), self.rules)
-            melds = trim_for_discard(melds, inp.hand, inp.taken_unlaid, self.rules)
-            if opening_met(inp, melds):
-                for cand in melds:
-                    builder.lay(cand)
-                builder.lay_offs(jokers=True)
-        free = discardable(builder.hand, builder.taken)
-        builder.discard(greedy_discard(builder.hand, free, self.rules))
-        return builder
+    def act_batch(self, obs: np.ndarray, mask: np.ndarray,
+                  rng: np.random.Generator) -> np.ndarray:
+        return batch_actions(self._tables, self._weights, np.ascontiguousarray(obs, np.int16),
+                             np.ascontiguousarray(mask, np.bool_), GREEDY)
 
 
 def make(rules: RuleSet, argument: str = "") -> GreedyPolicy:

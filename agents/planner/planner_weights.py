@@ -5,8 +5,8 @@ them (``planner:penalty_danger=1.2,near_out=5``), for experiments and for a teac
 warm start imitates. A spec that names an unknown key or a bad value is a one-line error.
 
 =====================  ========  ==================================================
-key                    default   what it weighs (``agents.planner.discard_choice``,
-                                 ``agents.planner.planner_turn``, ``agents.planner.planner``)
+key                    default   what it weighs (``agents.planner.choice_kernel``,
+                                 ``agents.planner.turn_kernel``, ``agents.planner.planner_kernel``)
 =====================  ========  ==================================================
 ``keep``               1.0       times a card's future value (partners, live outs)
 ``held``               40.0      protection of cards held for the opening's melds

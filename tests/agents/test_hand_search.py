@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from agents.planner.table_model import meld_steps
 from agents.search.hand_search import NEG, best_melds, candidates, greedy_melds
+from tests.agents.planner_reference.table_model import meld_steps
 from zolik_env.rummy import game, rules
 from zolik_env.rummy.cards import JOKER, counts_of, deck_counts, format_cards, parse_cards
 from zolik_env.rummy.scenario import make_state, table_str

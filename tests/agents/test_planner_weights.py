@@ -7,9 +7,11 @@ import dataclasses
 import pytest
 
 from agents import obs_view as ov
+from agents.planner.plan_tables import weight_array
 from agents.planner.planner import PlannerPolicy
 from agents.planner.planner_weights import PlannerWeights, parse_weights
 from agents.registry import make_agent
+from tests.agents.planner_reference.planner import PlannerPolicy as ReadablePlanner
 from tests.agents.play import play_deal, play_turn
 from zolik_env.rummy import rules
 from zolik_env.rummy.cards import parse_card
@@ -51,7 +53,7 @@ def test_parse__bad_arguments_are_named(argument, message):
 def test_registry__planner_spec_carries_its_weights():
     policy = make_agent("planner:danger=0,out_bonus=50", CZ)
     assert policy.weights == PlannerWeights(danger=0.0, out_bonus=50.0)
-    assert policy.search.weights is policy.weights
+    assert (policy._weights == weight_array(policy.weights)).all()  # what its kernels read
 
 
 def test_default_weights__play_the_planner_move_for_move():
@@ -95,7 +97,7 @@ def test_near_out__sets_how_small_an_opened_hand_is_a_danger(near_out, danger):
     state = make_state(CZ, ["9H 2D 4C 4D KS KD", "7H 8H 3S 5S 9S"], opened=[False, True],
                        phase="play")
     view = ov.decode(observe(CZ, state, state.current)[0], CZ)
-    policy = PlannerPolicy(CZ, PlannerWeights(near_out=near_out))
+    policy = ReadablePlanner(CZ, PlannerWeights(near_out=near_out))
     assert policy.in_danger(view) is danger
 
 
@@ -103,12 +105,12 @@ def test_penalty_weights__enter_the_discard_choice():
     state = make_state(CZ, ["9H 2D 4C 4D KS KD", OPP], phase="play")
     view = ov.decode(observe(CZ, state, state.current)[0], CZ)
     weights = PlannerWeights(penalty=0.1, penalty_opened=2.0, penalty_danger=3.0)
-    ctx = PlannerPolicy(CZ, weights).context(view)
+    ctx = ReadablePlanner(CZ, weights).context(view)
     assert ctx.penalty_weight == pytest.approx(0.1)  # not opened, nobody near out
     opened = make_state(CZ, ["9H 2D 4C 4D KS KD", "7H 8H 3S"], opened=[True, True],
                         phase="play")
     view = ov.decode(observe(CZ, opened, opened.current)[0], CZ)
-    assert PlannerPolicy(CZ, weights).context(view).penalty_weight == pytest.approx(5.1)
+    assert ReadablePlanner(CZ, weights).context(view).penalty_weight == pytest.approx(5.1)
 
 
 def test_changed_weights__still_play_legal_whole_deals():
@@ -119,14 +121,14 @@ def test_changed_weights__still_play_legal_whole_deals():
 
 
 def test_held_weight__protects_the_cards_kept_for_the_opening():
-    from agents.planner.discard_choice import discard_scores
+    from tests.agents.planner_reference.discard_choice import discard_scores
 
     state = make_state(CZ, ["9H 2D 4C 4D KS KD", OPP], phase="play")
     view = ov.decode(observe(CZ, state, state.current)[0], CZ)
     hand = view["hand"].astype(int)
     protected = 0 * hand
     protected[parse_card("KS")] = 1
-    scores = [discard_scores(hand, hand, protected, PlannerPolicy(CZ, PlannerWeights(held=held))
+    scores = [discard_scores(hand, hand, protected, ReadablePlanner(CZ, PlannerWeights(held=held))
                              .context(view)) for held in (40.0, 5.0)]
     assert scores[0][parse_card("KS")] - scores[1][parse_card("KS")] == pytest.approx(35.0)
     assert scores[0][parse_card("9H")] == scores[1][parse_card("9H")]
@@ -138,15 +140,15 @@ def test_held_weight__protects_the_cards_kept_for_the_opening():
     ("JK 9D 2C", "joker_keep_danger", True, 7.0),  # no meld to lay its joker in
 ])
 def test_turn_weights__enter_the_turn_search_score(hand, key, danger, change):
-    from agents.planner.turn_plan import turn_input
+    from tests.agents.planner_reference.turn_plan import turn_input
 
     state = make_state(CZ, [hand, OPP], opened=[True, True], phase="play")
     view = ov.decode(observe(CZ, state, state.current)[0], CZ)
     default, changed = PlannerWeights(), dataclasses.replace(
         PlannerWeights(), **{key: getattr(PlannerWeights(), key) + change})
-    plans = [PlannerPolicy(CZ, w).search.best_turn(turn_input(view, CZ), danger)
+    plans = [ReadablePlanner(CZ, w).search.best_turn(turn_input(view, CZ), danger)
              for w in (default, changed)]
     assert plans[0].actions == plans[1].actions
-    scores = [PlannerPolicy(CZ, w).search.score(p, danger)
+    scores = [ReadablePlanner(CZ, w).search.score(p, danger)
               for w, p in zip((default, changed), plans, strict=True)]
     assert scores[1] - scores[0] == pytest.approx(change)

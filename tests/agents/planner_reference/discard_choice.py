@@ -13,10 +13,11 @@ import numpy as np
 
 from agents.features import rules_of_thumb
 from agents.features.rules_of_thumb import is_loose
-from agents.planner.table_model import TableMeld, natural_fit
 from zolik_env.rummy.cards import JOKER, NUM_NATURALS
 from zolik_env.rummy.melds import hand_card_value
 from zolik_env.rummy.options import RuleSet
+
+from .table_model import TableMeld, natural_fit
 
 NEVER = 1.0e6  # score of a joker: kept whenever another card may go
 

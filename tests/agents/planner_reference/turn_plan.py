@@ -3,17 +3,25 @@ that ends it, as a list of action ids with the hand expected before each one.
 
 Both heuristic agents decide *what* to lay; ``Builder`` turns the decision into actions on a
 simulated table (the slots new melds take, ace-high lay-offs, joker re-lays), and
-``PlanCache`` replays the list step by step, keyed on the hand, so a turn is planned once.
+``next_step`` plays a plan's next step: every decision plans again from what the
+observation shows (an unopened seat that laid this turn: from the turn's start).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from agents import obs_view as ov
-from agents.planner.table_model import (
+from agents.search.hand_search import Candidate, shrink
+from zolik_env.rummy import actions as A
+from zolik_env.rummy.cards import JOKER, NUM_KINDS, NUM_RANKS
+from zolik_env.rummy.melds import hand_card_value
+from zolik_env.rummy.options import RuleSet
+
+from .table_model import (
     TableMeld,
     apply_natural,
     cell_value,
@@ -23,11 +31,6 @@ from agents.planner.table_model import (
     meld_steps,
     natural_fit,
 )
-from agents.search.hand_search import Candidate, shrink
-from zolik_env.rummy import actions as A
-from zolik_env.rummy.cards import JOKER, NUM_KINDS
-from zolik_env.rummy.melds import hand_card_value
-from zolik_env.rummy.options import RuleSet
 
 
 @dataclass(slots=True)
@@ -42,6 +45,7 @@ class TurnInput:
     provisional: tuple[int, ...] = ()  # slots of the melds laid this turn (before opening)
     must_use: int = -1  # cz/sk: the taken top discard still to lay
     taken_unlaid: np.ndarray = field(default_factory=lambda: np.zeros(NUM_KINDS, np.int64))
+    freed: bool = False  # a joker freed by a swap this turn waits to be laid again
 
     @property
     def provisional_melds(self) -> list[TableMeld]:
@@ -71,7 +75,8 @@ def turn_input(view: ov.View, rules: RuleSet) -> TurnInput:
     may = bool(ov.scalar(view, "melding_allowed")) and not ov.flag(view, ov.FLAG_UNDONE)
     opened = bool(view["opened"][ov.OBSERVER])
     return TurnInput(rules, view["hand"].astype(np.int64), table, opened, may, provisional,
-                     int(must[0]) if must.size else -1, view["taken_unlaid"].astype(np.int64))
+                     int(must[0]) if must.size else -1, view["taken_unlaid"].astype(np.int64),
+                     ov.flag(view, ov.FLAG_FREED_JOKERS))
 
 
 def opening_met(inp: TurnInput, melds: list[Candidate] | tuple[Candidate, ...]) -> bool:
@@ -211,23 +216,48 @@ def trim_for_discard(melds: list[Candidate], hand: np.ndarray, taken: np.ndarray
     return chosen
 
 
-class PlanCache:
-    """Actions of planned turns keyed on ``obs_view.turn_key`` (the hand before the action
-    and what the seat's own lays leave alone)."""
+def turn_start(obs: np.ndarray, rules: RuleSet) -> np.ndarray | None:
+    """The observation at the start of the turn of a seat that has not opened and has
+    laid melds this turn: its new melds back in its hand (before opening a seat lays only
+    into its own new melds); None for any other position."""
+    view = ov.decode(obs, rules)
+    if not ov.flag(view, ov.FLAG_LAID) or view["opened"][ov.OBSERVER]:
+        return None
+    start = obs.copy()
+    out = ov.decode(start, rules)
+    for slot in np.flatnonzero(out["meld_new"]):
+        kind, key = int(out["meld_kind"][slot]), int(out["meld_key"][slot])
+        cells = out["meld_cells"][slot]
+        for cell in np.flatnonzero(cells):
+            if cells[cell] == A.JOKER_CELL:
+                card = JOKER
+            elif kind == A.RUN:
+                card = key * NUM_RANKS + (int(cell) if cell < NUM_RANKS else 0)
+            else:
+                card = int(cell) * NUM_RANKS + key
+            out["hand"][card] += 1
+        for name in ("meld_kind", "meld_key", "meld_cells", "meld_new"):
+            out[name][slot] = 0
+    out["turn_flags"][ov.FLAG_LAID] = 0
+    return start
 
-    def __init__(self, limit: int = 4096) -> None:
-        self.limit = limit
-        self.store: dict[bytes, int] = {}
 
-    def put(self, view: ov.View, builder: Builder) -> None:
-        if len(self.store) > self.limit:
-            self.store.clear()
-        tail = ov.turn_key(view)[len(view["hand"].tobytes()):]
-        for hand, action in zip(builder.hands, builder.actions, strict=True):
-            self.store[hand + tail] = action
-
-    def get(self, view: ov.View, mask: np.ndarray) -> int | None:
-        """The planned action at ``view`` if it is legal. Kept after use: deals in one batch
-        that look alike to the seat get the same action."""
-        action = self.store.get(ov.turn_key(view))
-        return int(action) if action is not None and mask[action] else None
+def next_step(plan: Callable[[ov.View], Builder], obs: np.ndarray, mask: np.ndarray,
+              rules: RuleSet, fallback: Callable[[np.ndarray], int]) -> int:
+    """The next step of the turn ``plan`` makes from the observation: from the turn's
+    start where ``turn_start`` rebuilds it and the position lies on that plan (the first
+    step whose hand before it is the hand now and whose action is legal), else from the
+    position itself; ``fallback(hand)`` where the planned step is not legal."""
+    view = ov.decode(obs, rules)
+    hand = view["hand"].astype(np.int64)
+    start = turn_start(obs, rules)
+    if start is not None:
+        builder = plan(ov.decode(start, rules))
+        here = view["hand"].astype(np.int16).tobytes()
+        for before, action in zip(builder.hands, builder.actions, strict=True):
+            if before == here and mask[action]:
+                return int(action)
+    builder = plan(view)
+    if builder.actions and mask[builder.actions[0]]:
+        return int(builder.actions[0])
+    return fallback(hand)

@@ -12,13 +12,14 @@ from __future__ import annotations
 import numpy as np
 
 from agents.planner.planner_weights import DEFAULT_WEIGHTS, PlannerWeights
-from agents.planner.table_model import natural_fit, swap_kind
-from agents.planner.turn_plan import Builder, TurnInput, opening_met, trim_for_discard
 from agents.search.hand_search import Candidate, best_melds
 from zolik_env.rummy import actions as A
 from zolik_env.rummy.cards import JOKER
 from zolik_env.rummy.melds import hand_card_value
 from zolik_env.rummy.options import RuleSet
+
+from .table_model import natural_fit, swap_kind
+from .turn_plan import Builder, TurnInput, opening_met, trim_for_discard
 
 MUST = -1000.0  # dead value of a taken cz/sk discard: any meld that uses it wins
 
@@ -60,6 +61,7 @@ class TurnSearch:
 
     def best_turn(self, inp: TurnInput, danger: bool = False) -> Builder:
         key = (inp.hand.tobytes() + inp.taken_unlaid.tobytes() + bytes([inp.opened, danger,
+               inp.freed,
                inp.may_lay, inp.must_use + 1, len(inp.provisional), *inp.provisional])
                + b"".join(bytes(m.cells) for m in inp.table))
         if key not in self.memo:
@@ -73,6 +75,8 @@ class TurnSearch:
             return Builder(inp)
         if not inp.opened:
             return self.opening_turn(inp)
+        if inp.freed and inp.hand[JOKER]:  # the freed joker must be laid again this turn
+            return self.lay_turn(Builder(inp), jokers=True)
         plans = [self.lay_turn(Builder(inp), jokers=False)]
         if inp.hand[JOKER]:
             plans.append(self.lay_turn(Builder(inp), jokers=True))
