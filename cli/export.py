@@ -24,6 +24,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="duplicate deals per baseline for the strength table (default 400)")
     parser.add_argument("--note", default="", help="a sentence for the model card")
     parser.add_argument("--list", action="store_true", help="list the bots that ship")
+    parser.add_argument("--force", action="store_true",
+                        help="replace a bot that ships already (its three files, as a set)")
     return parser
 
 
@@ -53,7 +55,7 @@ def main(argv: list[str]) -> int:
         parser.error(f"--deals must be positive, got {args.deals}")
     from train.export import export
 
-    export(args.run, args.name, args.deals, note=args.note)
+    export(args.run, args.name, args.deals, note=args.note, force=args.force)
     print(f"wrote agents/learned/bots/{args.name}.pt, .json and .md: "
           f"play it as pretrained:{args.name}")
     return 0

@@ -20,6 +20,7 @@ with the rules, a Policy object is sent pickled. ``evaluate`` is the Python entr
 from __future__ import annotations
 
 import concurrent.futures as cf
+import hashlib
 import json
 import multiprocessing
 import shutil
@@ -108,28 +109,68 @@ def _play_task(task: Task) -> MatchResult:
     w = _WORKER
     saved = chunk_path(Path(w["store"]), task) if w["store"] else None
     if saved is not None and saved.exists():
-        return load_chunk(saved)
+        return load_chunk(saved, task)
     return play_match(w["rules"], [w["policies"][i], w["policies"][j]], seeds, seed=w["seed"],
                       rng_scope=w["rng_scope"], names=[w["names"][i], w["names"][j]],
                       record=w["record"] or None)
 
 
-def chunk_path(store: Path, task: Task) -> Path:
+def chunk_id(task: Task) -> str:
+    """The name of a chunk: its pair and its first and last deal seeds."""
     (i, j), seeds = task
-    return store / f"pair{i}-{j}_deals{int(seeds[0])}-{int(seeds[-1])}.npz"
+    return f"pair{i}-{j}_deals{int(seeds[0])}-{int(seeds[-1])}"
 
 
-def save_chunk(path: Path, result: MatchResult) -> None:
-    """Write one chunk's result atomically (a kill mid-write leaves no chunk file)."""
+def chunk_path(store: Path, task: Task) -> Path:
+    return store / f"{chunk_id(task)}.npz"
+
+
+def _checksum(arrays: dict[str, np.ndarray]) -> str:
+    """SHA-256 over every array's name, dtype, shape and bytes, in field order."""
+    digest = hashlib.sha256()
+    for name in sorted(arrays):
+        array = np.ascontiguousarray(arrays[name])
+        digest.update(f"{name}|{array.dtype.str}|{array.shape}|".encode())
+        digest.update(array.tobytes())
+    return digest.hexdigest()
+
+
+def save_chunk(path: Path, result: MatchResult, task: Task | None = None) -> None:
+    """Write one chunk's result atomically (a kill mid-write leaves no chunk file), with
+    its chunk id (``task``'s, else the file's name) and the checksum of its arrays."""
     tmp = path.with_name(f".{path.stem}.tmp.npz")
     arrays = {f.name: np.asarray(getattr(result, f.name)) for f in fields(MatchResult)}
-    np.savez(tmp, **arrays)
+    ident = chunk_id(task) if task is not None else path.stem
+    np.savez(tmp, **arrays, chunk_id=np.asarray(ident),
+             checksum=np.asarray(_checksum(arrays)))
     tmp.replace(path)
 
 
-def load_chunk(path: Path) -> MatchResult:
-    with np.load(path) as z:
-        values = {f.name: z[f.name] for f in fields(MatchResult)}
+def load_chunk(path: Path, task: Task | None = None) -> MatchResult:
+    """A saved chunk, checked: it reads, it is the chunk of ``task`` (its id and seeds),
+    and its arrays have the checksum written with them.
+
+    Raises:
+        ValueError: naming the file and what is wrong (damaged, cut short, another
+            chunk's file, altered); delete it and ``--resume`` plays that chunk again.
+    """
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            arrays = {f.name: z[f.name] for f in fields(MatchResult)}
+            ident, checksum = str(z["chunk_id"]), str(z["checksum"])
+    except Exception as err:  # a zip cut short, a missing array, not a zip at all
+        raise ValueError(f"chunk {path} is damaged ({type(err).__name__}: {err}); delete it "
+                         f"to play that chunk again") from None
+    expected = chunk_id(task) if task is not None else path.stem
+    if ident != expected:
+        raise ValueError(f"chunk {path} holds chunk {ident!r}, not {expected!r}: delete it "
+                         f"to play that chunk again")
+    if checksum != _checksum(arrays):
+        raise ValueError(f"chunk {path} does not match its checksum: delete it to play that "
+                         f"chunk again")
+    if task is not None and not np.array_equal(arrays["seeds"], np.asarray(task[1])):
+        raise ValueError(f"chunk {path} holds other deal seeds than {expected!r}")
+    values: dict[str, Any] = dict(arrays)
     values["agents"] = tuple(str(a) for a in values["agents"])
     return MatchResult(**values)
 
@@ -147,12 +188,19 @@ def open_store(cfg: EvalConfig, store: Path) -> Path:
     if store.exists() and not cfg.resume:
         shutil.rmtree(store)  # a fresh evaluation: results of an earlier one are not reused
     if marker.exists():
-        if json.loads(marker.read_text()) != json.loads(json.dumps(key)):
+        try:
+            held = json.loads(marker.read_text(encoding="utf-8"))
+        except (ValueError, OSError) as err:
+            raise ValueError(f"{marker} is damaged ({type(err).__name__}): delete {store} to "
+                             f"start over") from None
+        if held != json.loads(json.dumps(key)):
             raise ValueError(f"{store} holds the results of another evaluation: give another "
                              f"--out, or delete {store} to start over")
     else:
         store.mkdir(parents=True, exist_ok=True)
-        marker.write_text(json.dumps(key, indent=1))
+        tmp = marker.with_name(".evaluation.json.tmp")
+        tmp.write_text(json.dumps(key, indent=1), encoding="utf-8")
+        tmp.replace(marker)
     return store
 
 
@@ -246,7 +294,7 @@ def play_pool(cfg: EvalConfig, policies: Sequence[Agent] | None = None,
             if pair in stopped:
                 continue
             if store is not None and not chunk_path(store, (pair, seeds)).exists():
-                save_chunk(chunk_path(store, (pair, seeds)), result)
+                save_chunk(chunk_path(store, (pair, seeds)), result, (pair, seeds))
             parts[pair].append(result)
             bar.update(seeds.size)
             if _should_stop(cfg, parts[pair]):

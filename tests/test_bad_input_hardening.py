@@ -115,6 +115,38 @@ CLI_CASES.append(("train --resume, config.yaml not UTF-8", ["train", "--resume",
                   "config.yaml", {"run/config.yaml": b"exp_name: \xff\n"}))
 
 
+# --- train --resume: every checkpoint damaged fails loudly, never retrains from 0 ----------
+
+def _run_config() -> str:
+    import yaml
+
+    from train.config import make_config
+    from zolik_env.config_model import read_yaml
+
+    root = Path(__file__).resolve().parents[1]
+    return yaml.safe_dump(make_config(read_yaml(root / "configs/ppo/cz_2p.yaml")).to_dict())
+
+
+_CONFIG = _run_config()
+for _name, _checkpoints in (
+        ("junk", {"step_100.zip": "junk"}),
+        ("empty", {"step_100.zip": b""}),
+        ("two cut", {"step_100.zip": b"PK\x03\x04", "step_200.zip": b"PK\x05\x06"}),
+        ("a folder", {"step_100.zip/x": "x"}),
+):
+    CLI_CASES.append((f"train --resume, checkpoints {_name}", ["train", "--resume", "run"],
+                      "damaged", {"run/config.yaml": _CONFIG,
+                                  **{f"run/checkpoints/{k}": v for k, v in _checkpoints.items()}}))
+
+
+# --- zolik export: a bot that ships is replaced only with --force ---------------------------
+
+CLI_CASES.append(("export over a shipped bot", ["export", "run", "--name", "cz_2p"],
+                  "--force", {"run/config.yaml": "exp_name: x\n"}))
+CLI_CASES.append(("export --name with a slash", ["export", "run", "--name", "../x"], "../x",
+                  {"run/config.yaml": "exp_name: x\n"}))
+
+
 # --- zolik play: refused before the server starts -----------------------------------------
 
 for _argv, _shown, _files in (

@@ -7,12 +7,20 @@ state), then plays the bot as it will ship, from that file, against each baselin
 held-out duplicate deals (seeds from ``EVAL_SEED_START + 3·10^6``: distinct from the
 training, periodic, main-job and strength-benchmark deals) and writes ``NAME.json``
 (rules, source, strength rows) and the model card ``NAME.md``.
+
+The three files are written as a set: into a staging folder ``.NAME.export`` first, then
+moved into place under a commit marker (``.NAME.export.commit``). An export killed
+before the marker leaves the shipped files as they were (the staging folder is removed
+by the next export); one killed after it is completed by the next export
+(``finish_interrupted``). A bot that ships is replaced only with ``force``.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import pathlib
+import shutil
 from collections.abc import Sequence
 from typing import Any
 
@@ -28,18 +36,32 @@ from zolik_env.seeds import EVAL_SEED_START
 EXPORT_SEED_START = EVAL_SEED_START + 3_000_000
 
 
+BOT_FILES = (".pt", ".json", ".md")
+
+
 def export(run_dir: str | pathlib.Path, name: str, deals: int = 400,
            opponents: Sequence[str] = ("random", "greedy", "planner"),
-           out_dir: pathlib.Path = pretrained.BOTS, note: str = "") -> dict[str, Any]:
-    """Write the bot files for the run's final checkpoint; the ``NAME.json`` contents."""
+           out_dir: pathlib.Path = pretrained.BOTS, note: str = "",
+           force: bool = False) -> dict[str, Any]:
+    """Write the bot files for the run's final checkpoint as a set; the ``NAME.json``
+    contents. ``ValueError`` when the bot ships already and ``force`` is not given."""
+    out_dir = pathlib.Path(out_dir)
+    finish_interrupted(out_dir)
+    shipped = [out_dir / f"{name}{suffix}" for suffix in BOT_FILES
+               if (out_dir / f"{name}{suffix}").exists()]
+    if shipped and not force:
+        raise ValueError(f"pretrained:{name} ships already ({shipped[0]}): give --force to "
+                         f"replace it, or another --name")
     run = pathlib.Path(run_dir)
     cfg = read_config(run)
     checkpoint = ppo_agent.resolve_checkpoint(run)
     rules = cfg.rules()
     model = load_model(checkpoint, device="cpu")
-    out_dir.mkdir(parents=True, exist_ok=True)
-    torch.save(pretrained.pack(model.policy, rules), out_dir / f"{name}.pt")
-    saved = torch.load(out_dir / f"{name}.pt", map_location="cpu", weights_only=True)
+    stage = out_dir / f".{name}.export"
+    shutil.rmtree(stage, ignore_errors=True)
+    stage.mkdir(parents=True)
+    torch.save(pretrained.pack(model.policy, rules), stage / f"{name}.pt")
+    saved = torch.load(stage / f"{name}.pt", map_location="cpu", weights_only=True)
     rows = evaluate_modes(  # the shipped file, sampling its moves and its likeliest move
         lambda argmax: ppo_agent.PPOPolicy(pretrained.unpack(saved, rules, name),
                                            f"pretrained:{name}", deterministic=argmax,
@@ -50,9 +72,46 @@ def export(run_dir: str | pathlib.Path, name: str, deals: int = 400,
     meta = {**ppo_agent.rules_meta(rules), "source": str(checkpoint),
             "steps": int(model.num_timesteps), "config": cfg.exp_name, "seed": cfg.seed,
             "deals": deals, "seed_start": EXPORT_SEED_START, "strength": rows}
-    (out_dir / f"{name}.json").write_text(json.dumps(meta, indent=1))
-    (out_dir / f"{name}.md").write_text(model_card(name, meta, run, note))
+    (stage / f"{name}.json").write_text(json.dumps(meta, indent=1))
+    (stage / f"{name}.md").write_text(model_card(name, meta, run, note))
+    commit(out_dir, name)
     return meta
+
+
+def commit(out_dir: pathlib.Path, name: str) -> None:
+    """Move the staged files of bot ``name`` into ``out_dir`` as a set: the commit marker
+    first, so that a kill midway is completed by ``finish_interrupted``."""
+    stage = out_dir / f".{name}.export"
+    missing = [s for s in BOT_FILES if not (stage / f"{name}{s}").is_file()]
+    if missing:
+        raise ValueError(f"the staged export of {name} lacks {missing}")
+    marker = out_dir / f".{name}.export.commit"
+    marker.write_text(name)
+    _move_staged(out_dir, name)
+
+
+def _move_staged(out_dir: pathlib.Path, name: str) -> None:
+    stage = out_dir / f".{name}.export"
+    for suffix in BOT_FILES:
+        staged = stage / f"{name}{suffix}"
+        if staged.exists():
+            os.replace(staged, out_dir / f"{name}{suffix}")
+    (out_dir / f".{name}.export.commit").unlink(missing_ok=True)
+    shutil.rmtree(stage, ignore_errors=True)
+
+
+def finish_interrupted(out_dir: pathlib.Path) -> list[str]:
+    """Complete the exports killed after their commit marker, and drop the staging
+    folders of those killed before it; the names completed."""
+    done = []
+    for marker in sorted(out_dir.glob(".*.export.commit")):
+        name = marker.name[1:-len(".export.commit")]
+        _move_staged(out_dir, name)
+        done.append(name)
+    for stage in out_dir.glob(".*.export"):
+        if stage.is_dir():
+            shutil.rmtree(stage, ignore_errors=True)
+    return done
 
 
 def _minutes(run: pathlib.Path) -> str:

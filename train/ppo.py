@@ -155,7 +155,16 @@ def build(cfg: PPOConfig, run_dir: pathlib.Path) -> tuple[Any, PoolVecEnv, Oppon
 
 
 def _newest_intact(folder: pathlib.Path) -> tuple[Any, int]:
-    return newest_intact(folder, lambda path: legacy.load_model(path, device="cpu"))
+    """The newest checkpoint that loads and its step; ``(None, 0)`` for a run without
+    any. ``ValueError`` when there are checkpoints and none loads: resuming would
+    silently train from step 0."""
+    model, step = newest_intact(folder, lambda path: legacy.load_model(path, device="cpu"))
+    saved = checkpoints(folder)
+    if model is None and saved:
+        raise ValueError(f"every checkpoint in {folder} is damaged ({len(saved)}: "
+                         f"{', '.join(p.name for p in saved[-3:])}); move them away and "
+                         f"give --restart to train from step 0")
+    return model, step
 
 
 def truncate_logs(run_dir: pathlib.Path, step: int) -> None:
