@@ -6,11 +6,16 @@ deals into the rows of finished ones, as the training VecEnv does. Prints a tabl
 a timed test (these machines are shared and noisy: compare ratios from one run).
 
     zolik bench [--presets cz sk jolly] [--players 2 4] [--batches 1 64 1024] [--seconds 3]
-                [--aec] [--vector] [--openspiel] [--rlcard]
+                [--aec] [--vector] [--agents] [--openspiel] [--rlcard]
 
 With --vector, each batch size B also gets the row of the Gymnasium vector env that
 gymnasium.make_vec("zolik/Zolik-v0", num_envs=B) builds (learner and random opponents,
 every move a decision), and its decisions/s as a share of the core's at batch B.
+
+With --agents, the players that think are timed after the core's rows, per preset and
+player count: the planner's decisions/s at batch 1 and 256, planner self-play through
+the evaluation harness beside random self-play (about 256 games in one batch), and pimc's
+seconds per searched decision at 32, 128 and 512 rollouts (``eval.agent_bench``).
 
 With --openspiel or --rlcard (the ``bench`` extra: pip install 'zolik[bench]'), OpenSpiel's
 or RLCard's gin rummy stepped from Python is timed in the same run, and each
@@ -49,6 +54,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--vector", action="store_true",
                         help="also time gymnasium.make_vec('zolik/Zolik-v0', num_envs=B) for "
                              "each batch B: 'make_vec B' in the batch column")
+    parser.add_argument("--agents", action="store_true",
+                        help="also time the planner (batch 1 and 256), planner self-play "
+                             "beside random self-play, and pimc at 32, 128 and 512 rollouts")
     parser.add_argument("--openspiel", action="store_true",
                         help="also time OpenSpiel's gin rummy from Python (needs the bench "
                              "extra) and print the ratios to it")
@@ -88,4 +96,18 @@ def main(argv: list[str]) -> int:
     for reference in rows[:len(references)]:
         print()
         print(format_ratios(rows, reference))
+    if args.agents:
+        _agent_rows(args.presets, args.players, args.seconds)
     return 0
+
+
+def _agent_rows(presets: list[str], players: list[int], seconds: float) -> None:
+    """Time the thinking players (``eval.agent_bench``) and print their table."""
+    from eval.agent_bench import bench_agents, format_agent_rows
+
+    rows = []
+    for preset in presets:
+        for count in players:
+            rows += bench_agents(preset, count, [1, 256], [32, 128, 512], seconds)
+    print()
+    print(format_agent_rows(rows))
