@@ -88,17 +88,23 @@ def main(argv: list[str]) -> int:
                     add(bench_vector(preset, players, batch, args.seconds))
             if args.aec:
                 add(bench_aec(preset, players, args.seconds))
+    _summary(rows, args, len(references))
+    return 0
+
+
+def _summary(rows: list[BenchRow], args: argparse.Namespace, references: int) -> None:
+    """The whole table, the vector env's shares, the ratios to each reference engine and
+    the thinking players' rows, as asked."""
     print()
     print(format_table(rows))
     if args.vector:
         print()
         print(format_vector_shares(rows))
-    for reference in rows[:len(references)]:
+    for reference in rows[:references]:
         print()
         print(format_ratios(rows, reference))
     if args.agents:
         _agent_rows(args.presets, args.players, args.seconds)
-    return 0
 
 
 def _agent_rows(presets: list[str], players: list[int], seconds: float) -> None:

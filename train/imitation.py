@@ -256,10 +256,16 @@ def _bar(total: int, desc: str, unit: str, enabled: bool) -> Any:
     return tqdm(total=total, desc=desc, unit=unit, disable=not enabled, mininterval=2)
 
 
+TEACHER_DATA_VERSION = 2  # 2: the compiled planner, each decision from its observation alone
+
+
 def cache_path(cache_dir: str | pathlib.Path, rules: RuleSet, **params: Any) -> pathlib.Path:
-    """The cache file of a dataset: named by a hash of its rules and parameters."""
+    """The cache file of a dataset: named by a hash of its rules, its parameters and
+    ``TEACHER_DATA_VERSION`` (raised whenever the teachers' moves change, so that data
+    labelled by an older teacher is never read back as today's)."""
     key = json.dumps({"rules": rules.name, "players": rules.num_players,
-                      "options": rule_options_of(rules), **params}, sort_keys=True, default=str)
+                      "options": rule_options_of(rules), "version": TEACHER_DATA_VERSION,
+                      **params}, sort_keys=True, default=str)
     digest = hashlib.sha256(key.encode()).hexdigest()[:16]
     return pathlib.Path(cache_dir) / f"teacher_{rules.name}_{rules.num_players}p_{digest}.npz"
 

@@ -260,3 +260,11 @@ def test_with_features__the_same_in_one_process_or_two(small):
     alone = imitation.with_features(small, CZ, "hand")
     split = imitation.with_features(small, CZ, "hand", workers=2)
     assert split.obs.tobytes() == alone.obs.tobytes()
+
+
+def test_cache_path__changes_with_the_teacher_data_version(tmp_path, monkeypatch):
+    """Data labelled by an older teacher (before the compiled planner) is not read back."""
+    today = imitation.cache_path(tmp_path, CZ, teacher="planner", decisions=200, seed=1)
+    monkeypatch.setattr(imitation, "TEACHER_DATA_VERSION", imitation.TEACHER_DATA_VERSION - 1)
+    older = imitation.cache_path(tmp_path, CZ, teacher="planner", decisions=200, seed=1)
+    assert today != older
