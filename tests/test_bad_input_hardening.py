@@ -14,9 +14,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from tests.test_bad_input_corpus import Case, CommandFailed, run_cli
+from zolik_env.rummy import options, rules
 
 CASES: list[Case] = []
 # (name, argv, shown, files to write first: relative path -> text or bytes)
@@ -145,6 +147,72 @@ CLI_CASES.append(("export over a shipped bot", ["export", "run", "--name", "cz_2
                   "--force", {"run/config.yaml": "exp_name: x\n"}))
 CLI_CASES.append(("export --name with a slash", ["export", "run", "--name", "../x"], "../x",
                   {"run/config.yaml": "exp_name: x\n"}))
+
+
+# --- strict APIs: types, multiplicity, a state of the same rules, a step after the end -----
+
+def _step(actions: Any, rules_name: str = "cz", players: int = 2, state_rules: Any = None,
+          state: Any = None) -> Any:
+    from zolik_env.rummy import game, options
+
+    made = options.preset(rules_name, num_players=players)
+    state = state if state is not None else game.init(state_rules or made, [1])
+    return game.step(made, state, actions)
+
+
+for _actions, _shown in (([0.0], "float64"), ([1.5], "1.5"), (np.array([True]), "bool"),
+                         (["0"], "'0'"), ([None], "None"), (np.array([2.0], np.float32), "2.0"),
+                         ([complex(1, 0)], "complex")):
+    case("strict", f"game.step({_actions!r})", lambda tmp, a=_actions: _step(a), _shown)
+for _rules, _players, _shown in (("jolly", 2, "110"), ("cz", 3, "3 players"),
+                                 ("cz", 4, "4 players"), ("jolly", 3, "jolly")):
+    case("strict", f"game.step(cz state, {_rules} {_players}p rules)",
+         lambda tmp, r=_rules, n=_players: _step([0], r, n, options.preset("cz")), _shown)
+case("strict", "game.step(a dict for a state)",
+     lambda tmp: _step([0], state={"hands": []}), "dict")
+for _call, _name in (
+        (lambda: __import__("zolik_env.rummy.game").rummy.game.init("cz", [1]), "init"),
+        (lambda: rules.score_deal("cz", hands=["", "2S"], opened=[True, True], winner=0),
+         "score_deal"),
+        (lambda: rules.check_opening([], "cz"), "check_opening([])"),
+        (lambda: rules.check_opening(["AS 2S 3S"], "jolly"), "check_opening"),
+        (lambda: rules.check_meld("AS 2S 3S", "sk"), "check_meld"),
+):
+    case("strict", f"{_name} with a preset name", lambda tmp, c=_call: c(), "RuleSet")
+_CZ = options.preset("cz")
+for _melds, _shown in ((["AS AS AS"], "3 x AS"), (["AS 2S 3S"] * 3, "3 x AS"),
+                       (["JK JK JK 5H", "JK JK 6H 7H"], "5 x JK"),
+                       (["KH KH KH KD"], "3 x KH"), ([["2C", "2C", "2C"]], "3 x 2C"),
+                       (["10D 10D 10D 10D"], "4 x 10D")):
+    case("strict", f"check_opening({_melds!r})",
+         lambda tmp, m=_melds: rules.check_opening(m, _CZ), _shown)
+for _preset, _players in (("cz", 2), ("sk", 3), ("jolly", 4)):
+    for _winner in range(_players):
+        _opened = [True] * _players
+        _opened[_winner] = False
+        _hands = ["2S"] * _players
+        _hands[_winner] = ""
+        case("strict", f"score_deal({_preset}, winner {_winner} never opened)",
+             lambda tmp, p=_preset, n=_players, w=_winner, o=_opened, h=_hands:
+             rules.score_deal(options.preset(p, num_players=n), hands=h, opened=o, winner=w),
+             f"seat {_winner}) never opened")
+
+
+def _after_end(make: str, action: Any) -> None:
+    from zolik_env import zolik_v0
+
+    env = getattr(zolik_v0, make)()
+    env.reset(seed=0)
+    for _agent in env.agent_iter():
+        obs, _, done, cut, _ = env.last()
+        env.step(None if done or cut else int(np.flatnonzero(obs["action_mask"])[0]))
+    env.step(action)
+
+
+for _make in ("env", "raw_env"):
+    for _action in (0, None, 5, 0.5, "draw stock"):
+        case("strict", f"zolik_v0.{_make} step({_action!r}) after the end",
+             lambda tmp, m=_make, a=_action: _after_end(m, a), f"step({_action})", "reset()")
 
 
 # --- zolik play: refused before the server starts -----------------------------------------

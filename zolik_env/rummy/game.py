@@ -16,6 +16,7 @@ This module imports only numpy and its siblings: no gymnasium, pettingzoo or tor
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 import numpy as np
@@ -27,6 +28,7 @@ from zolik_env.rummy.cards import deck_counts
 from zolik_env.rummy.dealing import deal
 from zolik_env.rummy.jit import borrowed, kernel
 from zolik_env.rummy.masks import legal_action_mask, melding_allowed
+from zolik_env.rummy.melds import require_rules
 from zolik_env.rummy.observe import card_locations, critic_view, observe
 from zolik_env.rummy.options import RuleSet
 from zolik_env.rummy.state import State
@@ -44,8 +46,34 @@ def init(rules: RuleSet, seeds: Sequence[int] | np.ndarray,
     return deal(rules, seeds, deal_index)
 
 
+def check_pair(rules: object, state: object) -> None:
+    """Raise ``ValueError`` unless ``rules`` is a ``RuleSet`` and ``state`` a ``State``
+    of its shape: its players and its pack (the rules' fingerprint a state carries; two
+    rule sets with the same players and pack are not told apart). O(1): on the hot path."""
+    require_rules(rules)
+    assert isinstance(rules, RuleSet)  # for mypy: require_rules raised otherwise
+    if not isinstance(state, State):
+        raise ValueError(f"state must be a State (game.init), got {type(state).__name__}")
+    lay = state.layout
+    if lay.players != rules.num_players or lay.pack_size != pack_size(rules):
+        raise ValueError(f"a state of {lay.players} players and a pack of {lay.pack_size} "
+                         f"cards is not a state of {rules.name} with {rules.num_players} "
+                         f"players and {pack_size(rules)} cards")
+
+
+def pack_size(rules: RuleSet) -> int:
+    """The number of cards in the pack of ``rules``."""
+    return _pack_size(rules.num_jokers)
+
+
+@functools.cache
+def _pack_size(num_jokers: int) -> int:
+    return int(deck_counts(num_jokers).sum())
+
+
 def check_supported(rules: RuleSet) -> None:
     """Raise ``ValueError`` for option values the action table cannot express."""
+    require_rules(rules)
     if rules.discard_pickup == "deep" and not 0 < rules.max_hand_cards <= A.MAX_PICKUP + 1:
         raise ValueError(f"discard_pickup='deep' needs max_hand_cards in 1..{A.MAX_PICKUP + 1} "
                          f"(deepest pick-up the action table expresses), got "
@@ -75,8 +103,14 @@ def _check_actions(rules: RuleSet, state: State, actions: np.ndarray) -> None:
 
 def _checked(rules: RuleSet, state: State, actions: Sequence[int] | np.ndarray,
              validate: bool) -> np.ndarray:
-    """int64 (B,) ``actions``, legal where ``validate`` (else only their shape checked)."""
-    actions = np.asarray(actions, dtype=np.int64)
+    """int64 (B,) ``actions``, legal where ``validate`` (else only their shape checked);
+    integers only (a float or a flag is refused, not rounded) and a state of ``rules``."""
+    check_pair(rules, state)
+    given = np.asarray(actions)
+    if given.size and given.dtype.kind not in "iu":
+        raise ValueError(f"actions must be integer action ids, got {given.dtype} "
+                         f"{given.ravel()[:3].tolist()!r}")
+    actions = given.astype(np.int64, copy=False)
     if validate:
         _check_actions(rules, state, actions)
     elif actions.shape != (state.batch_size,):

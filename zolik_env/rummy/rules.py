@@ -14,8 +14,17 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from zolik_env.rummy.cards import card_to_str, format_cards, parse_card, parse_cards
-from zolik_env.rummy.melds import MeldCheck, check_meld, hand_card_value
+import numpy as np
+
+from zolik_env.rummy.cards import (
+    NUM_KINDS,
+    card_to_str,
+    deck_counts,
+    format_cards,
+    parse_card,
+    parse_cards,
+)
+from zolik_env.rummy.melds import MeldCheck, check_meld, hand_card_value, require_rules
 from zolik_env.rummy.options import PRESETS, RuleSet, option_table, preset
 from zolik_env.rummy.scoring import (
     hand_penalty,
@@ -60,7 +69,23 @@ class OpeningCheck:
 def check_opening(melds: Iterable[str | Iterable[str | int]], rules: RuleSet) -> OpeningCheck:
     """Check the melds a player lays in their opening turn against the preset's requirement:
     every meld valid, at least ``opening_points`` in meld values and, where required, a
-    joker-free run."""
+    joker-free run.
+
+    Raises:
+        ValueError: for rules that are not a ``RuleSet``, a token that is not a card, or
+            more copies of a card than the pack holds (naming the card).
+    """
+    require_rules(rules)
+    melds = list(melds)
+    counts = np.zeros(NUM_KINDS, np.int64)
+    for meld in melds:
+        np.add.at(counts, parse_cards(meld), 1)
+    pack = deck_counts(rules.num_jokers)
+    excess = np.flatnonzero(counts > pack)
+    if excess.size:
+        kind = int(excess[0])
+        raise ValueError(f"{counts[kind]} x {format_cards([kind])} in the opening: the pack of "
+                         f"{rules.name} holds {pack[kind]}")
     checks = [(meld, check_meld(meld, rules)) for meld in melds]
     points = sum(c.points for _, c in checks)
     if not checks:

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from zolik_env.rummy.cards import NUM_KINDS, deck_counts, format_cards, parse_cards
-from zolik_env.rummy.melds import check_meld, hand_card_value
+from zolik_env.rummy.melds import check_meld, hand_card_value, require_rules
 from zolik_env.rummy.options import RuleSet
 
 Cards = str | Iterable[str | int]
@@ -48,6 +48,7 @@ def _laid_points(laid: int | Sequence[Cards], rules: RuleSet) -> int:
 
 def _check_seats(rules: RuleSet, hands: Sequence[Cards], opened: Sequence[bool],
                  winner: int | None, laid: Sequence[object] | None) -> None:
+    require_rules(rules)
     n = rules.num_players
     if len(hands) != n or len(opened) != n:
         raise ValueError(f"expected {n} hands and opened flags for num_players={n}, got "
@@ -64,6 +65,9 @@ def _check_seats(rules: RuleSet, hands: Sequence[Cards], opened: Sequence[bool],
     bad_flags = [f for f in opened if not isinstance(f, bool | np.bool_)]
     if bad_flags:
         raise ValueError(f"opened flags must be True or False, got {bad_flags[0]!r}")
+    if winner is not None and not opened[winner]:
+        raise ValueError(f"the winner (seat {winner}) never opened (opened[{winner}]=False): "
+                         f"a seat goes out only by melding")
     negative = [x for x in laid or () if isinstance(x, int | np.integer) and x < 0]
     if negative:
         raise ValueError(f"laid meld values must be >= 0, got {negative[0]}")
