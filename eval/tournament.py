@@ -40,6 +40,7 @@ from agents.registry import display_name, make_agent
 from eval import stats
 from eval.config import EvalConfig, make_config, prepare_out
 from eval.harness import MatchResult, concat_results, play_match
+from eval.lifeline import die_with_parent
 from eval.result import EvalResult
 from eval.summary import Pair, summarize_pool
 from zolik_env.rummy.options import RuleSet, preset, rule_options_of
@@ -100,6 +101,12 @@ def _init_worker(rules: RuleSet, agents: Sequence[Agent], names: Sequence[str], 
     built = [build_agent(a, rules) for a in agents]
     _WORKER.update(rules=rules, policies=built, names=tuple(names), seed=seed,
                    rng_scope=rng_scope, record=record, store=store)
+
+
+def _start_worker(*init_args: Any) -> None:
+    """A pool worker's start: bound to its parent's life (``lifeline``), then its agents."""
+    die_with_parent()
+    _init_worker(*init_args)
 
 
 def _play_task(task: Task) -> MatchResult:
@@ -220,7 +227,7 @@ def _ordered_results(tasks: Iterator[Task], skip: Callable[[Task], bool], worker
                 yield task, _play_task(task)
         return
     context = multiprocessing.get_context("spawn")
-    with cf.ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker,
+    with cf.ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
                                 initargs=init_args) as pool:
         window: deque[tuple[Task, cf.Future[MatchResult]]] = deque()
 

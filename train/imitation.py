@@ -36,6 +36,7 @@ import numpy as np
 from agents.features.hand_features import FEATURE_VERSION, augment, feature_size
 from agents.learned.legacy import spec_of
 from agents.registry import make_agent
+from eval.lifeline import die_with_parent
 from train.config import check_teacher
 from zolik_env.envs.zolik_common import shape_rewards
 from zolik_env.rummy import actions, game
@@ -217,7 +218,7 @@ def _in_processes(fn: Callable[..., Any], jobs: list[dict[str, Any]], workers: i
         return results
     context = multiprocessing.get_context("spawn")
     with context.Manager() as manager, cf.ProcessPoolExecutor(
-            min(workers, len(jobs)), mp_context=context) as pool:
+            min(workers, len(jobs)), mp_context=context, initializer=die_with_parent) as pool:
         ticks = manager.Queue()
         futures = [pool.submit(fn, **job, bar=_QueueBar(ticks)) for job in jobs]
         pending: set[cf.Future[Any]] = set(futures)
