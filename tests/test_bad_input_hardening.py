@@ -269,3 +269,17 @@ def area_counts() -> dict[str, int]:
         counts[c.area] = counts.get(c.area, 0) + 1
     counts["cli"] = counts.get("cli", 0) + len(CLI_CASES)
     return counts
+
+
+def test_corpus__at_least_600_cases_over_every_class() -> None:
+    from collections import Counter
+
+    from tests import test_bad_input_corpus as first
+    from tests.play import test_request_budget as web
+
+    counts = Counter(first.area_counts())
+    counts.update(area_counts())
+    counts["web"] += len(web.CASES) + len(web.DAMAGE) + len(web.RAW_DAMAGE)
+    assert sum(counts.values()) >= 600, counts
+    for area in ("rules", "envs", "configs", "cli", "yaml", "strict", "web"):
+        assert counts[area] >= 30, (area, counts)
