@@ -53,6 +53,11 @@ def test_step_rows_in_place__plays_exactly_as_take_step_put(preset, players):
         game.step_rows_in_place(r, owned, np.array([0, 1]), np.array([0]))
     with pytest.raises(IndexError, match="outside the batch of 9"):
         game.step_rows_in_place(r, owned, np.array([9]), np.array([0]))
+    with pytest.raises(ValueError, match="must be integers"):
+        game.step_rows_in_place(r, owned, np.array([0]), np.array([0.5]))
+    with pytest.raises(ValueError, match="is not a state of"):
+        other = rules.preset(preset, num_players=3 if players == 2 else 2)
+        game.step_rows_in_place(other, owned, np.array([0]), np.array([0]))
 
 
 @pytest.mark.parametrize(("preset", "players"), [("cz", 2), ("jolly", 3)])

@@ -154,9 +154,14 @@ def step_rows_in_place(rules: RuleSet, state: State, rows: np.ndarray,
     """``step_in_place`` of the deals ``rows`` only (distinct, int64 (R,)), by ``actions``
     (R,), unchecked (as ``validate=False``): the same positions as taking the rows,
     stepping them and putting them back, without the two copies. The ``StepOut`` has one
-    entry per row of ``rows``."""
-    rows = np.asarray(rows, np.int64)
-    actions = np.asarray(actions, np.int64)
+    entry per row of ``rows``. Rows and actions must be integers, the state one of
+    ``rules``' shape (``check_pair``)."""
+    check_pair(rules, state)
+    given_rows, given = np.asarray(rows), np.asarray(actions)
+    if any(a.size and a.dtype.kind not in "iu" for a in (given_rows, given)):
+        raise ValueError(f"rows and actions must be integers, got {given_rows.dtype} and "
+                         f"{given.dtype}")
+    rows, actions = given_rows.astype(np.int64), given.astype(np.int64)
     if actions.shape != rows.shape or rows.ndim != 1:
         raise ValueError(f"expected one action per row, shape {rows.shape}, got "
                          f"{actions.shape}")
