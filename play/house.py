@@ -26,8 +26,10 @@ from play.dice_session import DiceTable
 from play.saves import GAME_ID, DamagedSave, SaveError
 from play.session import MoveError, TableGame
 
-LOCK_WAIT_S = 10.0  # a request waits this long for its game's lock, then 503
+LOCK_WAIT_S = 10.0  # a request waits this long for its game's lock, then 409
 REPLAY_WAIT_S = 10.0  # reading a replay for the viewer: at most this long, then 503
+REPLAY_SLOTS = 2  # replays read at once
+REPLAY_QUEUE = 6  # replays waiting for a slot; one more is a 429 at once
 SOLVER_WAIT_S = 5.0  # the dice solver's first build: the request waits this long, then 503
 FINISHED_IDLE_S = 60.0  # a finished game idle this long leaves memory (it is saved)
 LIVE_IDLE_S = 1800.0  # a live game idle this long leaves memory too
@@ -79,37 +81,55 @@ class House:
         self.registry = threading.Lock()  # guards the dicts below (held briefly)
         self.locks: dict[str, threading.Lock] = {}  # one per game: its requests in turn
         self.used: dict[str, float] = {}  # when each held game was last asked for
-        self.replay_slot = threading.BoundedSemaphore(1)
         self.pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="zolik-slow")
+        self.replay_pool = ThreadPoolExecutor(max_workers=REPLAY_SLOTS,
+                                              thread_name_prefix="zolik-replay")
+        self.replays_in = 0  # replays admitted and not done (running or waiting)
+        self.replay_limit = REPLAY_SLOTS + REPLAY_QUEUE
         self.swept = 0.0
 
     # --- running work off the event loop -------------------------------------------------
 
     async def run(self, work: Callable[[], Any], timeout: float | None = None,
-                  busy: str = "the server is busy; try again shortly") -> Any:
-        """``work()`` in a worker thread; its errors as 4xx/5xx (``as_http_error``). With
-        ``timeout``, a 503 ``busy`` when it takes longer (it finishes in the background)."""
-        future = asyncio.get_running_loop().run_in_executor(
-            None if timeout is None else self.pool, work)
+                  busy: str = "the server is busy; try again shortly",
+                  pool: ThreadPoolExecutor | None = None) -> Any:
+        """``work()`` in a worker thread (of ``pool``, or the slow pool with a ``timeout``);
+        its errors as 4xx/5xx (``as_http_error``). With ``timeout``, a 503 ``busy`` when it
+        takes longer: work not started by then never starts, work started finishes."""
+        executor = pool or (None if timeout is None else self.pool)
+        future = asyncio.get_running_loop().run_in_executor(executor, work)
         try:
             if timeout is None:
                 return await future
             return await asyncio.wait_for(asyncio.shield(future), timeout)
         except TimeoutError:
+            future.cancel()  # still queued: it will not run
             raise HttpError(503, busy) from None
         except Exception as err:
             raise as_http_error(err) from None
+
+    async def run_replay(self, work: Callable[[], Any], timeout: float) -> Any:
+        """``work()`` in the replay pool: ``REPLAY_SLOTS`` at a time with at most
+        ``REPLAY_QUEUE`` waiting (beyond that a 429 at once), each for ``timeout``."""
+        if self.replays_in >= self.replay_limit:
+            raise HttpError(429, "too many replays are being read; try again shortly")
+        self.replays_in += 1  # on the event loop's thread only: no lock needed
+        try:
+            return await self.run(work, timeout, "the replay took too long to read",
+                                  self.replay_pool)
+        finally:
+            self.replays_in -= 1
 
     def lock_of(self, game_id: str) -> threading.Lock:
         with self.registry:
             return self.locks.setdefault(game_id, threading.Lock())
 
     def locked(self, game_id: str, work: Callable[[], Any]) -> Any:
-        """``work()`` holding game ``game_id``'s lock (503 if another request holds it for
-        longer than ``LOCK_WAIT_S``)."""
+        """``work()`` holding game ``game_id``'s lock (409 if another request of the same
+        game holds it for longer than ``LOCK_WAIT_S``)."""
         lock = self.lock_of(game_id)
         if not lock.acquire(timeout=LOCK_WAIT_S):
-            raise HttpError(503, f"game {game_id!r} is busy with another request; try again")
+            raise HttpError(409, f"game {game_id!r} is busy with another request; try again")
         try:
             return work()
         finally:

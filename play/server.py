@@ -51,11 +51,11 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from agents.learned.pretrained import names
+from play import house
 from play.budget import Budget, parse_json
 from play.dice_session import DiceTable, warm_solver
 from play.house import (
     MAX_REPLAY_MOVES,
-    REPLAY_WAIT_S,
     SOLVER_BUSY,
     SOLVER_WAIT_S,
     House,
@@ -209,28 +209,23 @@ class Tables(House):
             request, lambda table, seat: table.hint(spec, seat)))
 
     async def view_replay(self, request: Request) -> Response:
-        """A recorded game (the JSONL text as the body) as frames for the viewer: read one
-        at a time, off the event loop, for at most ``REPLAY_WAIT_S``."""
+        """A recorded game (the JSONL text as the body) as frames for the viewer: read off
+        the event loop, a few at a time (``House.run_replay``: 429 past the queue), for at
+        most ``REPLAY_WAIT_S`` (503)."""
         body = await request.body()
-        if not self.replay_slot.acquire(blocking=False):
-            raise HttpError(503, "another replay is being read; try again shortly")
+        try:
+            text = body.decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise HttpError(400, f"a replay is UTF-8 text (byte {err.start} is not)") from None
 
         def frames() -> dict[str, Any]:
-            try:
-                text = body.decode("utf-8")
-            except UnicodeDecodeError as err:
-                self.replay_slot.release()
-                raise HttpError(400, f"a replay is UTF-8 text (byte {err.start} is not)") from None
             try:
                 return replay_frames(replay.loads(text), MAX_REPLAY_MOVES)
             except Exception as err:  # anything a file that is not a replay raises
                 raise HttpError(400, f"not a replay that replays: {type(err).__name__}: "
                                      f"{err}") from None
-            finally:
-                self.replay_slot.release()
 
-        return JSONResponse(await self.run(frames, REPLAY_WAIT_S,
-                                           "the replay took too long to read"))
+        return JSONResponse(await self.run_replay(frames, house.REPLAY_WAIT_S))
 
     async def saved_replay(self, request: Request) -> Response:
         def text(table: TableGame, seat: int) -> str:

@@ -11,14 +11,16 @@ then the bots move until a human is to act again (their moves are returned for t
 to animate). ``hint`` asks an agent (default: planner) for the human's move; it sees the
 human seat's information only (an observation, or an ``InfoState`` for a search agent).
 After every change the game is saved in one file (the replay's records, tokens, seats,
-the bots' generator) beside its JSONL replay (``zolik_env.envs.replay``), so a closed tab
-or a restarted server loses nothing: ``TableGame.load`` replays the records. A bot or a
-save that fails leaves the game as it was before the request (``_commit``).
+the bots' generator), and its JSONL replay (``zolik_env.envs.replay``) beside it when a
+deal ends, so a closed tab or a restarted server loses nothing: ``TableGame.load``
+replays the records. A bot or a save that fails leaves the game as it was before the
+request (``_commit``).
 """
 
 from __future__ import annotations
 
 import hmac
+import json
 import pathlib
 import secrets
 import time
@@ -308,17 +310,19 @@ class TableGame:
 
     def save(self) -> None:
         """Write the table's sidecar (``saves.TableSave``: tokens, seats, room, records)
-        and the replay beside it, each atomically; a room's code goes into the index."""
+        atomically after every change; the JSONL replay beside it (for ``zolik replay``
+        and the viewer) when a deal is over; a room's code goes into the index."""
+        records = self.recorder.records
         sidecar = TableSave(
             game=self.game_id, tokens={str(k): v for k, v in self.tokens.items()},
             joined=sorted(self.joined), code=self.code, bots=self.bots, seed=self.seed,
             rules=self.rules.name, rule_options=rule_options_of(self.rules),
             rng=self.rng.bit_generator.state, match=self.match, deal_key=self.deal_key,
-            records=self.recorder.records)
-        # the sidecar holds everything (one atomic write); the .jsonl beside it is the
-        # replay file for ``zolik replay`` and the viewer
+            records=records)
         write_atomic(self.path().with_suffix(".json"), sidecar.model_dump_json())
-        write_atomic(self.path(), self.recorder.dumps())
+        if self.state.done[0]:
+            write_atomic(self.path(), "".join(json.dumps(r, ensure_ascii=False) + "\n"
+                                              for r in records))
         if self.code is not None and not room_index(self.folder, self.code).exists():
             write_atomic(room_index(self.folder, self.code), self.game_id)
 

@@ -28,8 +28,9 @@ def test_a_slow_replay_holds_up_no_game_and_is_cut_at_its_time_limit(tmp_path, m
         return {"frames": []}
 
     monkeypatch.setattr(server, "replay_frames", slow_frames)
-    monkeypatch.setattr(server, "REPLAY_WAIT_S", 0.3)
+    monkeypatch.setattr(house, "REPLAY_WAIT_S", 0.3)
     with _client(tmp_path) as client:
+        client.app.state.tables.replay_limit = 1  # one replay at a time, none waiting
         game = client.post("/api/games", json={"seed": 2_000_000_001}).json()
         answers: list[int] = []
         worker = threading.Thread(target=lambda: answers.append(client.post(
@@ -40,7 +41,7 @@ def test_a_slow_replay_holds_up_no_game_and_is_cut_at_its_time_limit(tmp_path, m
         view = client.get(f"/api/games/{game['game']}", headers={"X-Seat-Token": game["token"]})
         assert view.status_code == 200 and time.perf_counter() - start < 0.25
         second = client.post("/api/replays", headers=NDJSON, content=b'{"kind": "game"}')
-        assert second.status_code == 503 and "another replay" in second.json()["error"]
+        assert second.status_code == 429 and "too many replays" in second.json()["error"]
         worker.join(5)
         assert answers == [503]  # past its time limit
         release.set()
@@ -74,7 +75,7 @@ def test_a_busy_game_holds_up_only_itself(tmp_path, monkeypatch):
         assert fast.status_code == 200
         waiting = client.get(f"/api/games/{slow['game']}",
                              headers={"X-Seat-Token": slow["token"]})
-        assert waiting.status_code == 503 and "busy" in waiting.json()["error"]
+        assert waiting.status_code == 409 and "busy" in waiting.json()["error"]
         gate.set()
         worker.join(5)
         assert hints == [200] and tables.locks[slow["game"]].locked() is False
