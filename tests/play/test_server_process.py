@@ -106,3 +106,12 @@ def test_kill_9__no_acknowledged_move_is_lost(server, tmp_path):
     finally:
         again.kill()
         again.wait()
+
+
+def test_load__a_short_run_of_many_clients_has_no_5xx(server):
+    from play import load
+
+    stats, errors, _ = load.run(f"http://127.0.0.1:{server[0]}", 8, 4.0,
+                                   load.sample_replay())
+    assert not errors, errors[:5]
+    assert {"move", "hint", "room", "join", "replay", "bad body", "view"} <= set(stats)
