@@ -11,6 +11,7 @@ command-line cases expect exit 2 and one ``zolik COMMAND: ...`` line, never a tr
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -139,6 +140,37 @@ for _name, _checkpoints in (
     CLI_CASES.append((f"train --resume, checkpoints {_name}", ["train", "--resume", "run"],
                       "damaged", {"run/config.yaml": _CONFIG,
                                   **{f"run/checkpoints/{k}": v for k, v in _checkpoints.items()}}))
+
+
+# --- zolik replay: a recorded file of any damage is one line naming the line ----------------
+
+_HEAD = json.dumps({"kind": "game", "version": 1, "rules": "cz", "rule_options": {},
+                    "num_players": 2})
+_DEAL = {"kind": "deal", "deal": 0, "seed": 1, "deal_index": 0}
+_MOVE = {"kind": "move", "deal": 0, "turn": 0, "seat": 0, "move": "draw stock"}
+for _name, _lines, _shown in (
+        ("a move that is a number", [_DEAL, {**_MOVE, "move": 7}], "'7'"),
+        ("a move that is a list", [_DEAL, {**_MOVE, "move": ["draw"]}], "draw"),
+        ("a seat that is text", [_DEAL, {**_MOVE, "seat": "0"}], "'0'"),
+        ("a turn that is a float", [_DEAL, {**_MOVE, "turn": 0.5}], "0.5"),
+        ("a seed that is text", [{**_DEAL, "seed": "abc"}], "abc"),
+        ("a negative seed", [{**_DEAL, "seed": -4}], "-4"),
+        ("a seed of 2^70", [{**_DEAL, "seed": 2**70}], str(2**70)[:10]),
+        ("no seed", [{k: v for k, v in _DEAL.items() if k != "seed"}], "seed"),
+        ("a deal index that is null", [{**_DEAL, "deal_index": None}], "None"),
+        ("a stock of three cards", [{**_DEAL, "stock": "AS 2S 3S", "key": 1}], "stock"),
+        ("a key that is text", [{**_DEAL, "stock": "AS", "key": "x"}], "'x'"),
+        ("a key of 2^64", [{**_DEAL, "stock": "AS", "key": 2**64}], str(2**64)),
+):
+    CLI_CASES.append((f"replay: {_name}", ["replay", "game.jsonl"], _shown, {
+        "game.jsonl": "\n".join([_HEAD, *(json.dumps(line) for line in _lines)]) + "\n"}))
+for _name, _text, _shown in (
+        ("a deep line", "[" * 50_000, "line 1"),
+        ("a huge integer", '{"kind": ' + "9" * 5000 + "}", "line 1"),
+        ("not UTF-8", b"\xff\xfe{}\n", "UTF-8"),
+):
+    CLI_CASES.append((f"replay: {_name}", ["replay", "game.jsonl"], _shown,
+                      {"game.jsonl": _text}))
 
 
 # --- zolik export: a bot that ships is replaced only with --force ---------------------------

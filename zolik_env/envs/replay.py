@@ -102,7 +102,11 @@ def _move_record(deal: int, turn: int, seat: int, action: int) -> dict[str, Any]
 
 def load(path: str | Path) -> list[dict[str, Any]]:
     """The records of a replay file; ``ValueError`` naming the line that is not JSON."""
-    return loads(Path(path).read_text(encoding="utf-8"))
+    try:
+        text = Path(path).read_bytes().decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise ValueError(f"{path} is not UTF-8 text (byte {err.start})") from None
+    return loads(text)
 
 
 def loads(text: str) -> list[dict[str, Any]]:
