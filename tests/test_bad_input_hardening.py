@@ -200,6 +200,21 @@ for _rules, _players, _shown in (("jolly", 2, "110"), ("cz", 3, "3 players"),
                                  ("cz", 4, "4 players"), ("jolly", 3, "jolly")):
     case("strict", f"game.step(cz state, {_rules} {_players}p rules)",
          lambda tmp, r=_rules, n=_players: _step([0], r, n, options.preset("cz")), _shown)
+def _mask_or_view(which: str, rules_name: str, players: int) -> Any:
+    from zolik_env.rummy import game
+
+    state = game.init(options.preset("cz"), [1])
+    made = options.preset(rules_name, num_players=players)
+    if which == "mask":
+        return game.legal_action_mask(made, state)
+    return game.observe(made, state, 0)
+
+
+for _which in ("mask", "observe"):
+    for _rules, _players, _shown in (("jolly", 2, "110"), ("cz", 3, "3 players"),
+                                     ("sk", 4, "4 players")):
+        case("strict", f"{_which} of a cz state with {_rules} {_players}p rules",
+             lambda tmp, w=_which, r=_rules, n=_players: _mask_or_view(w, r, n), _shown)
 case("strict", "game.step(a dict for a state)",
      lambda tmp: _step([0], state={"hands": []}), "dict")
 for _call, _name in (

@@ -16,7 +16,6 @@ This module imports only numpy and its siblings: no gymnasium, pettingzoo or tor
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 
 import numpy as np
@@ -27,7 +26,7 @@ from zolik_env.rummy import fits, moves, options, table
 from zolik_env.rummy.cards import deck_counts
 from zolik_env.rummy.dealing import deal
 from zolik_env.rummy.jit import borrowed, kernel
-from zolik_env.rummy.masks import legal_action_mask, melding_allowed
+from zolik_env.rummy.masks import check_pair, legal_action_mask, melding_allowed
 from zolik_env.rummy.melds import require_rules
 from zolik_env.rummy.observe import card_locations, critic_view, observe
 from zolik_env.rummy.options import RuleSet
@@ -44,31 +43,6 @@ def init(rules: RuleSet, seeds: Sequence[int] | np.ndarray,
     picks the starting seat, ``deal_index % num_players`` (the seat rotates each deal)."""
     check_supported(rules)
     return deal(rules, seeds, deal_index)
-
-
-def check_pair(rules: object, state: object) -> None:
-    """Raise ``ValueError`` unless ``rules`` is a ``RuleSet`` and ``state`` a ``State``
-    of its shape: its players and its pack (the rules' fingerprint a state carries; two
-    rule sets with the same players and pack are not told apart). O(1): on the hot path."""
-    require_rules(rules)
-    assert isinstance(rules, RuleSet)  # for mypy: require_rules raised otherwise
-    if not isinstance(state, State):
-        raise ValueError(f"state must be a State (game.init), got {type(state).__name__}")
-    lay = state.layout
-    if lay.players != rules.num_players or lay.pack_size != pack_size(rules):
-        raise ValueError(f"a state of {lay.players} players and a pack of {lay.pack_size} "
-                         f"cards is not a state of {rules.name} with {rules.num_players} "
-                         f"players and {pack_size(rules)} cards")
-
-
-def pack_size(rules: RuleSet) -> int:
-    """The number of cards in the pack of ``rules``."""
-    return _pack_size(rules.num_jokers)
-
-
-@functools.cache
-def _pack_size(num_jokers: int) -> int:
-    return int(deck_counts(num_jokers).sum())
 
 
 def check_supported(rules: RuleSet) -> None:

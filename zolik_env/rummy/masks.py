@@ -9,11 +9,13 @@ kernels whether a player facing an empty stock may draw at all (``may_draw``).
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from zolik_env.rummy import actions as A
 from zolik_env.rummy.actions import MAX_MELDS, MAX_PICKUP
-from zolik_env.rummy.cards import JOKER, NUM_KINDS, NUM_NATURALS, NUM_SUITS
+from zolik_env.rummy.cards import JOKER, NUM_KINDS, NUM_NATURALS, NUM_SUITS, deck_counts
 from zolik_env.rummy.fits import joker_fits, natural_fits
 from zolik_env.rummy.jit import (
     R_BOTTOM_CARD,
@@ -29,6 +31,7 @@ from zolik_env.rummy.jit import (
     kernel,
     params,
 )
+from zolik_env.rummy.melds import require_rules
 from zolik_env.rummy.options import RuleSet
 from zolik_env.rummy.state import PHASE_DRAW, PHASE_PLAY, State, fields_of
 from zolik_env.rummy.values import kernel_tables
@@ -171,8 +174,34 @@ def _mask_rows(p: np.ndarray, valid_patterns: np.ndarray, buffer: np.ndarray,
                     row[A.DISCARD_BASE + kind] = hand[kind] > s.taken_unlaid[b, kind]
 
 
+def check_pair(rules: object, state: object) -> None:
+    """Raise ``ValueError`` unless ``rules`` is a ``RuleSet`` and ``state`` a ``State``
+    of its shape: its players and its pack (the rules' fingerprint a state carries; two
+    rule sets with the same players and pack are not told apart). O(1): on the hot path."""
+    require_rules(rules)
+    assert isinstance(rules, RuleSet)  # for mypy: require_rules raised otherwise
+    if not isinstance(state, State):
+        raise ValueError(f"state must be a State (game.init), got {type(state).__name__}")
+    lay = state.layout
+    if lay.players != rules.num_players or lay.pack_size != pack_size(rules):
+        raise ValueError(f"a state of {lay.players} players and a pack of {lay.pack_size} "
+                         f"cards is not a state of {rules.name} with {rules.num_players} "
+                         f"players and {pack_size(rules)} cards")
+
+
+def pack_size(rules: RuleSet) -> int:
+    """The number of cards in the pack of ``rules``."""
+    return _pack_size(rules.num_jokers)
+
+
+@functools.cache
+def _pack_size(num_jokers: int) -> int:
+    return int(deck_counts(num_jokers).sum())
+
+
 def legal_action_mask(rules: RuleSet, state: State) -> np.ndarray:
-    """bool (B, NUM_ACTIONS): the moves the seat to act may make now."""
+    """bool (B, NUM_ACTIONS): the moves the seat to act may make now (``check_pair``)."""
+    check_pair(rules, state)
     mask = np.zeros((state.batch_size, A.NUM_ACTIONS), np.bool_)
     tables = kernel_tables(rules)
     _mask_rows(tables.params, tables.pattern_valid, state.buffer, state.layout.table, mask)

@@ -19,7 +19,7 @@ import numpy as np
 from zolik_env.rummy.actions import MAX_MELDS, MELD_CELLS
 from zolik_env.rummy.cards import NUM_KINDS, deck_counts
 from zolik_env.rummy.jit import R_PLAYERS, borrowed, by_identity, copy_into, kernel
-from zolik_env.rummy.masks import may_meld_in_turn
+from zolik_env.rummy.masks import check_pair, may_meld_in_turn
 from zolik_env.rummy.options import RuleSet
 from zolik_env.rummy.piles import count_pile
 from zolik_env.rummy.state import PHASE_DRAW as PHASE_DRAW  # re-exported: "phase" columns
@@ -149,6 +149,7 @@ def observe(rules: RuleSet, state: State, seat: np.ndarray | int,
     ``unseen`` counts, unless ``privileged`` (for critics) appends ``all_hands`` and the
     stock order.
     """
+    check_pair(rules, state)
     b = state.batch_size
     if isinstance(seat, np.ndarray) and seat.ndim:  # one seat per deal
         seats = seat.astype(np.int64, copy=False)
