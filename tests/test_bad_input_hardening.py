@@ -246,9 +246,10 @@ for _preset, _players in (("cz", 2), ("sk", 3), ("jolly", 4)):
 
 
 def _after_end(make: str, action: Any) -> None:
-    from zolik_env import zolik_v0
+    from zolik_env import kostky_v0, zolik_v0
 
-    env = getattr(zolik_v0, make)()
+    module, _, name = make.rpartition(".")
+    env = getattr(kostky_v0 if module == "kostky_v0" else zolik_v0, name)()
     env.reset(seed=0)
     for _agent in env.agent_iter():
         obs, _, done, cut, _ = env.last()
@@ -256,9 +257,9 @@ def _after_end(make: str, action: Any) -> None:
     env.step(action)
 
 
-for _make in ("env", "raw_env"):
+for _make in ("zolik_v0.env", "zolik_v0.raw_env", "kostky_v0.env", "kostky_v0.raw_env"):
     for _action in (0, None, 5, 0.5, "draw stock"):
-        case("strict", f"zolik_v0.{_make} step({_action!r}) after the end",
+        case("strict", f"{_make} step({_action!r}) after the end",
              lambda tmp, m=_make, a=_action: _after_end(m, a), f"step({_action})", "reset()")
 
 

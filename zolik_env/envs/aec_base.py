@@ -13,10 +13,11 @@ from pettingzoo.utils import wrappers
 
 def wrap(aec: AECEnv) -> AECEnv:
     """TerminateIllegal(-1) -> AssertOutOfBounds -> OrderEnforcing around ``aec``: PettingZoo's
-    standard wrappers, each reading the env's public state directly (``DirectReads``)."""
+    standard wrappers, each reading the env's public state directly (``DirectReads``); the
+    outer one refuses a step after the game ended (``RefuseStepAfterEnd``)."""
     aec = DirectTerminateIllegal(aec, illegal_reward=-1)
     aec = DirectAssertOutOfBounds(aec)
-    return DirectLastOrderEnforcing(aec)
+    return RefuseStepAfterEnd(aec)
 
 
 def _from_unwrapped(name: str) -> Any:
@@ -83,6 +84,22 @@ class DirectLastOrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[
         observation = self.observe(agent) if observe else None
         return (observation, base._cumulative_rewards[agent], base.terminations[agent],
                 base.truncations[agent], base.infos[agent])
+
+
+class RefuseStepAfterEnd(DirectLastOrderEnforcing):
+    """The order-enforcing wrapper, except that a step after the game ended (every agent
+    done and removed) raises ``ValueError`` naming the action, as the raw env does,
+    instead of PettingZoo's warning: a move there is a caller's bug, never ignored."""
+
+    def step(self, action: Any) -> None:
+        if self._has_reset and not self._base.agents:
+            raise ValueError(after_end(action))
+        super().step(action)
+
+
+def after_end(action: Any) -> str:
+    return (f"step({str(action)[:40]}) after the game ended: every agent is done; call "
+            f"reset() first")
 
 
 class MaskedAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types: AECEnv is Any

@@ -48,7 +48,7 @@ from pettingzoo import AECEnv
 
 from zolik_env.dice import DiceRules, game, num_actions, observe, totals
 from zolik_env.dice.render import render_text
-from zolik_env.envs.aec_base import MaskedAECEnv, wrap
+from zolik_env.envs.aec_base import MaskedAECEnv, after_end, wrap
 from zolik_env.envs.checks import action_id
 from zolik_env.envs.kostky_common import game_state, observation_space, state_space
 from zolik_env.envs.kostky_image import dice_image
@@ -143,6 +143,8 @@ class raw_env(MaskedAECEnv, EzPickle):  # PettingZoo naming
         return game_state(self.rules, self.core_state)
 
     def step(self, action: int | None) -> None:
+        if not self.agents:
+            raise ValueError(after_end(action))
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)

@@ -99,7 +99,7 @@ import numpy as np
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 
-from zolik_env.envs.aec_base import DirectLastOrderEnforcing, MaskedAECEnv, wrap
+from zolik_env.envs.aec_base import MaskedAECEnv, after_end, wrap
 from zolik_env.envs.checks import action_id
 from zolik_env.envs.replay import Recorder
 from zolik_env.envs.zolik_common import (
@@ -131,25 +131,8 @@ def env(rules: str | options.RuleSet = "cz", num_players: int | None = None,
         render_seat: whose hand ``render`` shows: a seat, ``"all"``, or ``None`` for
             the agent to act.
     """
-    wrapped = wrap(raw_env(rules, num_players, rule_options, reward, match, render_mode,
-                           render_seat))
-    return RefuseStepAfterEnd(wrapped.env)
-
-
-class RefuseStepAfterEnd(DirectLastOrderEnforcing):
-    """The order-enforcing wrapper, except that a step after the game ended (every agent
-    done and removed) raises ``ValueError`` naming the action, as the raw env does,
-    instead of PettingZoo's warning: a move there is a caller's bug, never ignored."""
-
-    def step(self, action: Any) -> None:
-        if self._has_reset and not self._base.agents:
-            raise ValueError(after_end(action))
-        super().step(action)
-
-
-def after_end(action: Any) -> str:
-    return (f"step({str(action)[:40]}) after the game ended: every agent is done; call "
-            f"reset() first")
+    return wrap(raw_env(rules, num_players, rule_options, reward, match, render_mode,
+                        render_seat))
 
 
 class raw_env(MaskedAECEnv, EzPickle):  # PettingZoo naming
