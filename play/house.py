@@ -126,10 +126,19 @@ class House:
 
     def locked(self, game_id: str, work: Callable[[], Any]) -> Any:
         """``work()`` holding game ``game_id``'s lock (409 if another request of the same
-        game holds it for longer than ``LOCK_WAIT_S``)."""
-        lock = self.lock_of(game_id)
-        if not lock.acquire(timeout=LOCK_WAIT_S):
-            raise HttpError(409, f"game {game_id!r} is busy with another request; try again")
+        game holds it for longer than ``LOCK_WAIT_S``). A lock that ``sweep`` dropped
+        while this request waited for it is let go and the current one taken instead."""
+        deadline = time.monotonic() + LOCK_WAIT_S
+        while True:
+            lock = self.lock_of(game_id)
+            if not lock.acquire(timeout=max(0.0, deadline - time.monotonic())):
+                raise HttpError(409, f"game {game_id!r} is busy with another request; "
+                                     f"try again")
+            with self.registry:
+                current = self.locks.get(game_id) is lock
+            if current:
+                break
+            lock.release()
         try:
             return work()
         finally:
