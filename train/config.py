@@ -51,6 +51,12 @@ def teacher_weights(teacher: str) -> PlannerWeights:
     return parse_weights(argument) if kind == "planner" else DEFAULT_WEIGHTS
 
 
+def check_dagger_teacher(teacher: str) -> None:
+    """A DAgger labeller: ``""``, a teacher (``check_teacher``) or ``pimc[:...]``."""
+    if teacher and teacher.partition(":")[0] != "pimc":
+        check_teacher(teacher)
+
+
 def _known_teacher(teacher: str) -> bool:
     kind, colon, _ = teacher.partition(":")
     return kind in TEACHERS and (not colon or kind == "planner")
@@ -238,6 +244,12 @@ class PPOConfig(SelfPlayConfig, SB3Rollout):
     samples together for ``dagger_epochs`` more passes (0 = no round)."""
     dagger_epochs: int = Field(2, gt=0)
     """Passes over the teacher's and the DAgger samples together."""
+    dagger_teacher: str = ""
+    """Who labels the DAgger round's decisions: ``""`` = ``teacher``; or a search agent,
+    ``pimc[:rollouts=N,...]``, which labels each draw and discard with the move its
+    rollouts over sampled worlds find best (expert iteration: the network learns the
+    search's improvement on its own games). A search's labels are learned alone, not
+    mixed with the teacher's data."""
     torch_threads: int = Field(2, gt=0)
     """Torch threads (the PPO update runs while the env waits, so it may use every core);
     also the processes that make the warm start's teacher data and its features."""
@@ -266,6 +278,12 @@ class PPOConfig(SelfPlayConfig, SB3Rollout):
             raise ValueError(f"{TEACHER_CHOICES} (or \"\" for no warm start)")
         if teacher:
             check_teacher(teacher)  # names a bad weight
+        return teacher
+
+    @field_validator("dagger_teacher")
+    @classmethod
+    def _dagger_teacher(cls, teacher: str) -> str:
+        check_dagger_teacher(teacher)
         return teacher
 
     @model_validator(mode="after")

@@ -40,6 +40,7 @@ from eval.lifeline import die_with_parent
 from train.config import check_teacher
 from zolik_env.envs.zolik_common import shape_rewards
 from zolik_env.rummy import actions, game
+from zolik_env.rummy.belief import InfoState
 from zolik_env.rummy.observe import critic_view, observe
 from zolik_env.rummy.options import RuleSet, rule_options_of
 from zolik_env.seeds import TRAIN_SEED_LIMIT
@@ -114,12 +115,18 @@ def collect(rules: RuleSet, teacher: str = "planner", decisions: int = 100_000, 
     are gathered (deals still running at the end are dropped). The deals are numbered from
     ``first_deal``; ``bar`` (with ``update(n)``) replaces the progress bar.
 
+    ``teacher`` may be a search agent (``pimc:...``), which labels each decision from
+    the acting seat's information state (``search_labels``); it is slow, so it labels a
+    DAgger round's decisions rather than a warm start's.
+
     With ``driver`` (a Policy, e.g. the cloned network) the driver's moves are played and
     the teacher only labels each decision with the move it would make there (DAgger, Ross,
     Gordon & Bagnell 2011): the samples then cover the states the learner itself reaches,
     where its mistakes lead, and the returns are the driver's.
     """
-    check_teacher(teacher)
+    searcher = teacher.partition(":")[0] == "pimc"
+    if not searcher:
+        check_teacher(teacher)
     policy = make_agent(teacher, rules)
     rng = np.random.default_rng([seed, first_deal])
     driver_rng = np.random.default_rng([seed, first_deal, 1])
@@ -137,7 +144,8 @@ def collect(rules: RuleSet, teacher: str = "planner", decisions: int = 100_000, 
     while len(out) < decisions:
         obs = observe(rules, state, state.current)
         mask = game.legal_action_mask(rules, state)
-        action = np.asarray(policy.act_batch(obs, mask, rng), np.int64)
+        action = (search_labels(policy, rules, state, rng) if searcher
+                  else np.asarray(policy.act_batch(obs, mask, rng), np.int64))
         deals.record(obs, mask, action, state.current,
                      critic_view(rules, state, state.current))
         if driver is not None:
@@ -160,6 +168,18 @@ def collect(rules: RuleSet, teacher: str = "planner", decisions: int = 100_000, 
                        action=np.array([s[2] for s in out], np.int16),
                        ret=np.array([s[3] for s in out], np.float32),
                        critic=np.stack([s[4] for s in out]))
+
+
+def search_labels(policy: Any, rules: RuleSet, state: Any,
+                  rng: np.random.Generator) -> np.ndarray:
+    """int64 (B,): a search agent's move for the seat to act in each deal, from that
+    seat's information state (``zolik_env.rummy.belief.InfoState``: its own view, and
+    worlds sampled from its belief; never the deal itself); 0 for finished deals."""
+    out = np.zeros(state.batch_size, np.int64)
+    for b in np.flatnonzero(~state.done):
+        info = InfoState(rules, state.take(np.array([b])), int(state.current[b]))
+        out[b] = policy.act_info(info, rng)
+    return out
 
 
 def collect_shards(rules: RuleSet, teacher: str, decisions: int, seed: int, gamma: float,

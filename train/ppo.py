@@ -202,19 +202,23 @@ DAGGER_SEED_OFFSET = 1_000  # the DAgger round plays other deals than the teache
 
 
 def dagger_round(model: Any, cfg: PPOConfig, data: Any) -> Any:
-    """One DAgger round: the cloned network plays, the teacher labels its decisions, and
-    the network learns the teacher's data and these together; the ``CloneReport``."""
+    """One DAgger round: the cloned network plays, the labeller (``dagger_teacher``, else
+    the teacher) labels its decisions, and the network learns the teacher's data and these
+    together (a search's labels alone); the ``CloneReport``."""
     from agents.learned.ppo import PPOPolicy
     from train.imitation import clone, collect, concat, with_features
 
-    visited = collect(cfg.rules(), cfg.teacher, cfg.dagger_decisions,
+    labeller = cfg.dagger_teacher or cfg.teacher
+    visited = collect(cfg.rules(), labeller, cfg.dagger_decisions,
                       cfg.seed + DAGGER_SEED_OFFSET, cfg.gamma, cfg.reward,
                       progress=cfg.progress,
                       driver=PPOPolicy(model.policy, "clone", rules=cfg.rules()))
     visited = with_features(visited, cfg.rules(), cfg.obs_features, cfg.progress,
                             cfg.torch_threads)
     model.policy.set_training_mode(True)
-    return clone(model.policy, concat(data, visited), epochs=cfg.dagger_epochs,
+    searched = labeller.partition(":")[0] == "pimc"
+    return clone(model.policy, visited if searched else concat(data, visited),
+                 epochs=cfg.dagger_epochs,
                  learning_rate=cfg.teacher_learning_rate, seed=cfg.seed + 1,
                  progress=cfg.progress)
 

@@ -268,3 +268,29 @@ def test_cache_path__changes_with_the_teacher_data_version(tmp_path, monkeypatch
     monkeypatch.setattr(imitation, "TEACHER_DATA_VERSION", imitation.TEACHER_DATA_VERSION - 1)
     older = imitation.cache_path(tmp_path, CZ, teacher="planner", decisions=200, seed=1)
     assert today != older
+
+
+def test_a_search_teacher__labels_from_each_seat_s_information_state():
+    """pimc labels a driver's decisions (expert iteration's DAgger round): every label is
+    legal, and at decisions it does not search it is its rollout policy's move."""
+    from agents.registry import make_agent
+
+    driver = make_agent("greedy", CZ)
+    data = imitation.collect(CZ, "pimc:rollouts=4", decisions=40, seed=3, num_deals=2,
+                             driver=driver)
+    legal = data.legal(np.arange(len(data)))
+    assert legal[np.arange(len(data)), data.action.astype(np.int64)].all()
+    planner = make_agent("planner", CZ)
+    moves = planner.act_batch(data.obs, legal, np.random.default_rng(0))
+    lays = (data.action >= actions.MELD_BASE) & (data.action < actions.DISCARD_BASE)
+    assert lays.any() and (moves[lays] == data.action[lays]).all()
+
+
+def test_a_search_teacher__is_refused_for_a_warm_start_but_takes_a_dagger_round():
+    from train.config import make_config
+
+    with pytest.raises(ValueError, match="teacher='pimc:rollouts=8': choose from"):
+        make_config({"teacher": "pimc:rollouts=8"})
+    assert make_config({"dagger_teacher": "pimc:rollouts=8"}).dagger_teacher == "pimc:rollouts=8"
+    with pytest.raises(ValueError, match="unknown teacher 'wizard'"):
+        make_config({"dagger_teacher": "wizard"})
