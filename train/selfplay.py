@@ -60,6 +60,7 @@ class OpponentPool:
         for kind in sorted({*self.kinds, "random"} - {"latest", "past"}):
             self.baseline[kind] = self._add(make_agent(kind, rules), kind)
         self.snapshots: list[int] = []  # policy ids of the snapshots in the pool, oldest first
+        self.paths: dict[int, Path] = {}  # the checkpoint of every snapshot id, to load again
         # the learner's last OUTCOME_WINDOW deals per opponent kind: (won, reward, opened);
         # the training callback adds them, ``focus`` is given their win shares
         self.outcomes: dict[str, deque[tuple[float, float, float]]] = defaultdict(
@@ -74,10 +75,22 @@ class OpponentPool:
     def add_snapshot(self, path: Path) -> None:
         """Load the checkpoint at ``path`` as the newest snapshot (oldest dropped past
         ``pool_size``)."""
+        index = self._add(self._load(path), "self")
+        self.paths[index] = path
+        self.snapshots.append(index)
+        del self.snapshots[:-self.pool_size]
+
+    def _load(self, path: Path) -> Any:
         policy = ppo_agent.load(path, self.rules, name=f"snapshot:{path.stem}")
         policy.policy.optimizer = None  # an opponent needs no Adam state
-        self.snapshots.append(self._add(policy, "self"))
-        del self.snapshots[:-self.pool_size]
+        return policy
+
+    def restore(self, in_use: np.ndarray) -> None:
+        """Load again the snapshots ``in_use`` that were freed (``prune``): a resumed run's
+        deals may still play one that left the pool before the checkpoint."""
+        for i in np.unique(in_use).tolist():
+            if self.policies[i] is None and i in self.paths:
+                self.policies[i] = self._load(self.paths[i])
 
     def focus(self, win_share: dict[str, float], power: float) -> None:
         """Draw the opponents the learner beats less often more often (prioritised
@@ -169,6 +182,7 @@ class PoolOpponents:
     def set_state(self, saved: dict[str, Any]) -> None:
         self.opp = saved["opp"].copy()
         self.pool.set_state(saved["pool"])
+        self.pool.restore(self.opp)
 
 
 class PoolVecEnv(ZolikVecEnv):

@@ -6,6 +6,8 @@ import pytest
 from train.selfplay import OpponentPool, PoolVecEnv
 from zolik_env.envs.zolik_common import make_rules, shape_rewards
 from zolik_env.rummy import game
+from zolik_env.rummy.observe import observe
+from zolik_env.rummy.options import preset
 
 
 def test_pool__same_seed_same_draws_and_weights_respected():
@@ -99,3 +101,41 @@ def test_pool__holds_any_agent_spec_and_plays_it():
         make_config({"pool": {"latest": 1, "grredy": 1}})
     with pytest.raises(ValueError, match="no pretrained bot 'nosuchbot'"):
         OpponentPool(rules, {"pretrained:nosuchbot": 1.0}, 4, seed=0)
+
+
+class _Snapshot:
+    """A stand-in for a loaded checkpoint: plays the first legal move."""
+
+    def __init__(self, name):
+        self.name = name
+        self.policy = type("Net", (), {"optimizer": object()})()
+
+    def act_batch(self, obs, mask, rng):
+        return np.argmax(mask, axis=1)
+
+
+def test_resume__loads_again_a_snapshot_a_row_still_plays_after_it_left_the_pool(
+        monkeypatch, tmp_path):
+    """With pool_size 1, a deal in progress at the checkpoint may play a snapshot that left
+    the pool; the resumed env's fresh deals free it (``prune``) before the saved rows come
+    back, and ``set_state`` must load it again rather than play ``None``."""
+    from train import selfplay
+
+    monkeypatch.setattr(selfplay.ppo_agent, "load",
+                        lambda path, rules, name: _Snapshot(name))
+    rules = preset("cz")
+    pool = selfplay.OpponentPool(rules, {"latest": 1.0}, pool_size=1, seed=0)
+    for step in (1, 2):
+        pool.add_snapshot(tmp_path / f"step_{step}.zip")
+    first = min(pool.paths)
+    hook = selfplay.PoolOpponents(4, rules, pool)
+    hook.new_deals(np.arange(4))  # every row draws the newest: the first snapshot is freed
+    assert pool.policies[first] is None
+    saved = {"opp": np.full((4, 1), first), "pool": pool.get_state()}
+    hook.set_state(saved)
+    assert pool.policies[first] is not None and pool.policies[first].name.endswith("step_1")
+    state = game.init(rules, np.arange(4))
+    mask = game.legal_action_mask(rules, state)
+    obs = observe(rules, state, state.current.astype(np.int64))
+    moves = hook.actions(state, np.arange(4), np.zeros(4, np.int64), np.random.default_rng(0))
+    assert mask[np.arange(4), moves].all() and obs.shape[0] == 4
