@@ -40,7 +40,7 @@ fi
 PIP=("$VENV/bin/python" -m pip install --quiet --disable-pip-version-check)
 echo "[setup] installing torch==2.13.0 (CPU build)" >&2
 "${PIP[@]}" "torch==2.13.0"
-echo "[setup] installing zolik with training, web table, Ray, benchmark and test extras" >&2
-"${PIP[@]}" -e ".[train,play,ray,bench,dev]"
+echo "[setup] installing zolik with training, web table, Ray, benchmark, OpenSpiel and test extras" >&2
+"${PIP[@]}" -e ".[train,play,ray,bench,openspiel,dev]"
 echo "$want" > "$STAMP"
 echo "[setup] done" >&2

@@ -3,9 +3,10 @@ or below, and the module import graph has no cycle.
 
 Floors, bottom up: the core (``zolik_env.rummy``, ``zolik_env.dice`` and the small
 shared modules directly under ``zolik_env``), the envs (``zolik_env.envs``, the
-``zolik_v0``/``kostky_v0`` entry modules and the kit-wide ``zolik_env.config_model``:
-PettingZoo, Gymnasium, pydantic), ``agents``, ``eval``, ``train``, the web table ``play``,
-and the command package ``cli`` on top (it may import everything; nothing imports it).
+``zolik_v0``/``kostky_v0`` entry modules, the kit-wide ``zolik_env.config_model`` and the
+OpenSpiel adapter ``zolik_env.openspiel``: PettingZoo, Gymnasium, pydantic, pyspiel),
+``agents``, ``eval``, ``train``, the web table ``play``, and the command package ``cli`` on
+top (it may import everything; nothing imports it).
 Inside ``agents`` the role subpackages are floors too (``AGENT_ROLES``): the shared
 modules directly under ``agents``, then search, features, planner, learned and dice.
 Every import counts, function-level ones included: there is no exemption for commands.
@@ -145,7 +146,8 @@ def floor_of(name):
         return FLOORS.index(top)
     envs = name.startswith("zolik_env.envs") or name in ("zolik_env.zolik_v0",
                                                           "zolik_env.kostky_v0",
-                                                          "zolik_env.config_model")
+                                                          "zolik_env.config_model",
+                                                          "zolik_env.openspiel")
     return FLOORS.index("envs" if envs else "core")
 
 
