@@ -20,7 +20,7 @@ import sys
 from agents.registry import make_agent
 from cli.configs import resolve_config
 from eval.config import load_config
-from eval.report import agent_table, format_text, pair_table
+from eval.report import agent_table, format_text, opponent_table, pair_table
 from eval.tournament import run
 from zolik_env.rummy.options import PRESETS
 
@@ -90,6 +90,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"zolik eval: {error}", file=sys.stderr)
         return 2
     print(format_text(*agent_table(result)))
+    print()
+    print(format_text(*opponent_table(result)))
     print()
     print(format_text(*pair_table(result)))
     print(f"\nreport: {result.out_dir}/report.md (JSON, CSV, plots alongside)")

@@ -1,8 +1,13 @@
 """Reports of an evaluation: the resolved config, JSON and CSV results, plots, and a
 Markdown and an HTML page, all in one run directory.
 
+One sign convention in every table: points per deal, higher is better (for the first of a
+pair); the preset's raw score (cz: penalty points, lower is better) has its own labelled
+column.
+
 Files: ``config.yaml`` (resolved config), ``results.json`` (everything below plus the
-rules), ``agents.csv``, ``seats.csv``, ``pairs.csv``, ``ratings.csv``, ``games.csv``
+rules), ``agents.csv``, ``opponents.csv``, ``seats.csv``, ``pairs.csv``, ``ratings.csv``,
+``games.csv``
 (one row per match, deal, rotation and seat), ``scores.png``, ``win_matrix.png``,
 ``ratings.png``, ``report.md``, ``report.html``. Plots use matplotlib's Agg backend.
 """
@@ -25,6 +30,8 @@ from eval.result import EvalResult
 from zolik_env.seeds import TRAIN_SEED_LIMIT
 
 RATES = (("win", "win rate"), ("opened", "opening rate"), ("out", "going-out rate"))
+POINTS = "points per deal (higher is better)"
+PAIR_POINTS = "points per deal, first - second (higher is better for the first)"
 
 
 def run_dir(result: EvalResult) -> Path:
@@ -38,24 +45,41 @@ def _interval(s: dict[str, float], digits: int = 1, percent: bool = False) -> st
             f"[{s['low'] * scale:.{digits}f}, {s['high'] * scale:.{digits}f}]")
 
 
-def agent_table(result: EvalResult) -> tuple[list[str], list[list[str]]]:
-    """Header and rows of the main table: one row per agent."""
+def raw_score_label(result: EvalResult) -> str:
+    """The header of the raw score column: the preset's own score and its direction."""
     lower = result.config.rules().lower_is_better
-    header = ["agent", "deals", f"score ({'lower' if lower else 'higher'} is better)",
+    return (f"raw {result.config.preset} score ({'penalty, lower' if lower else 'higher'} "
+            f"is better)")
+
+
+def agent_table(result: EvalResult) -> tuple[list[str], list[list[str]]]:
+    """Header and rows of the main table: one row per agent, its points per deal pooled
+    over its opponents (``opponent_table`` breaks them down) and the raw score."""
+    header = ["agent", "deals", POINTS, raw_score_label(result),
               *(name for _, name in RATES), "rating mu [interval]"]
     ratings = {r["agent"]: r for r in result.summary.ratings}
     rows = []
     for row in result.summary.agents:
         r = ratings[row["agent"]]
-        rows.append([row["agent"], str(row["deals"]), _interval(row["score"]),
+        rows.append([row["agent"], str(row["deals"]), _interval(row["reward"]),
+                     _interval(row["score"]),
                      *(_interval(row[m], 0, percent=True) for m, _ in RATES),
                      f"{r['mu']:.1f} [{r['low']:.1f}, {r['high']:.1f}]"])
     return header, rows
 
 
+def opponent_table(result: EvalResult) -> tuple[list[str], list[list[str]]]:
+    """Header and rows: one row per agent and opponent."""
+    header = ["agent", "opponent", "deals", POINTS,
+              "points per deal, agent - opponent (higher is better for the agent)"]
+    rows = [[o["agent"], o["opponent"], str(o["deals"]), _interval(o["points"]),
+             _interval(o["difference"], 2)] for o in result.summary.opponents]
+    return header, rows
+
+
 def pair_table(result: EvalResult) -> tuple[list[str], list[list[str]]]:
-    """Header and rows: one row per pair, the reward difference and the win rate."""
-    header = ["first", "second", "deals", "reward difference (first - second)",
+    """Header and rows: one row per pair, the points difference and the win rate."""
+    header = ["first", "second", "deals", PAIR_POINTS,
               "first's win rate", "interval excludes 0", "stopped early"]
     rows = [[p["first"], p["second"], str(p["deals"]), _interval(p["difference"], 2),
              _interval(p["win_rate"], 0, percent=True), "yes" if p["significant"] else "no",
@@ -94,6 +118,7 @@ def _seed_note(result: EvalResult) -> str:
 def _sections(result: EvalResult, images: list[str]) -> list[tuple[str, Any]]:
     """(title, table or image name) in page order."""
     sections: list[tuple[str, Any]] = [("Agents", agent_table(result)),
+                                       ("Agents by opponent", opponent_table(result)),
                                        ("Pairs", pair_table(result))]
     titles = {"scores.png": "Score distributions", "win_matrix.png": "Pairwise win rates",
               "ratings.png": "Ratings"}
@@ -169,11 +194,13 @@ def write_report(result: EvalResult, out: Path | None = None) -> Path:
                                      encoding="utf-8")
     matrix = [[None if np.isnan(v) else float(v) for v in row] for row in s.win_matrix]
     payload = {"config": cfg.to_dict(), "rules": dataclasses.asdict(cfg.rules()),
-               "agents": s.agents, "seats": s.seats, "pairs": s.pairs, "ratings": s.ratings,
+               "agents": s.agents, "opponents": s.opponents, "seats": s.seats,
+               "pairs": s.pairs, "ratings": s.ratings,
                "win_matrix": {"agents": list(result.names), "rates": matrix}}
     (out / "results.json").write_text(json.dumps(payload, indent=2), encoding="utf-8")
-    for name, rows in (("agents", s.agents), ("seats", s.seats), ("pairs", s.pairs),
-                       ("ratings", s.ratings), ("games", game_rows(result))):
+    tables = (("agents", s.agents), ("opponents", s.opponents), ("seats", s.seats),
+              ("pairs", s.pairs), ("ratings", s.ratings), ("games", game_rows(result)))
+    for name, rows in tables:
         write_csv(out / f"{name}.csv", rows)
     images = plots.write_plots(result, out) if cfg.plots else []
     write_pages(result, out, images)

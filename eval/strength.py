@@ -56,7 +56,8 @@ def table_lines(deals: int, presets: Sequence[str], players: Sequence[int],
     agents are shown by ``display_name``. ``progress``: a bar over the cells on stderr,
     naming the cell in play (a cell's deals are played as one batch)."""
     seeds = list(range(FIRST_SEED, FIRST_SEED + deals))
-    yield "| pair | preset | players | deals | mean A-B per deal | 95% CI | seconds |"
+    yield ("| pair | preset | players | deals | points per deal, A - B (higher is better for A) "
+           "| 95% CI | seconds |")
     yield "|---|---|---|---|---|---|---|"
     cells = [(a, b, preset, n) for a, b in pairs for preset in presets for n in players]
     with tqdm(total=len(cells), unit="cell", disable=not progress, leave=False) as bar:

@@ -1,7 +1,9 @@
 """Tables of a pool evaluation: per agent, per agent and seat, per pair, and ratings.
 
 Per-agent values pool every match the agent played: for each deal seed, the agent's
-mean over its seats, rotations and matches is one cluster of the bootstrap. Pairs
+mean over its seats, rotations and matches is one cluster of the bootstrap. Because a
+pooled mean mixes opponents, ``opponent_rows`` breaks it down per opponent: the agent's
+points per deal against each one and its difference to that opponent on the same deals. Pairs
 compare two agents on the same deals (``stats.pair_difference``); the pairwise win
 rate counts the deals where the first agent's mean reward beat the second's (ties half).
 """
@@ -9,7 +11,7 @@ rate counts the deals where the first agent's mean reward beat the second's (tie
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -30,6 +32,8 @@ class Summary:
     pairs: list[dict[str, Any]]  # first, second, deals, difference, win_rate, stopped_early
     ratings: list[dict[str, Any]]  # agent, mu, sigma, low, high, ordinal, games
     win_matrix: np.ndarray  # float64 (n, n): row's win rate against column, NaN diagonal
+    # agent, opponent, deals, points {mean, low, high}, difference {mean, low, high}
+    opponents: list[dict[str, Any]] = field(default_factory=list)
 
 
 def agent_rows(names: Sequence[str], matches: Mapping[Pair, MatchResult], confidence: float,
@@ -88,6 +92,26 @@ def pair_rows(names: Sequence[str], matches: Mapping[Pair, MatchResult], stopped
     return rows
 
 
+def opponent_rows(names: Sequence[str], matches: Mapping[Pair, MatchResult], confidence: float,
+                  resamples: int, seed: int) -> list[dict[str, Any]]:
+    """Per agent and opponent (each match it played): its points per deal there (the
+    reward, higher is better) and the per-deal difference agent minus opponent."""
+    rows = []
+    for a, name in enumerate(names):
+        for pair, match in matches.items():
+            if a not in pair:
+                continue
+            mine, theirs = pair.index(a), 1 - pair.index(a)
+            points = stats.agent_values(match, stats.seat_metrics(match)["reward"])
+            rows.append({
+                "agent": name, "opponent": names[pair[theirs]], "deals": match.num_deals,
+                "points": stats.summarize(points[:, mine], confidence, resamples, seed),
+                "difference": stats.summarize(stats.pair_difference(match, mine, theirs),
+                                              confidence, resamples, seed),
+            })
+    return rows
+
+
 def win_matrix(num_agents: int, matches: Mapping[Pair, MatchResult]) -> np.ndarray:
     """float64 (n, n): entry [i, j] is i's duplicate win rate against j; NaN on the
     diagonal and for pairs that did not play."""
@@ -119,4 +143,5 @@ def summarize_pool(names: Sequence[str], matches: Mapping[Pair, MatchResult], nu
         pairs=pair_rows(names, matches, stopped, confidence, resamples, seed),
         ratings=rate_pool(names, rating_games(matches), confidence),
         win_matrix=win_matrix(len(names), matches),
+        opponents=opponent_rows(names, matches, confidence, resamples, seed),
     )

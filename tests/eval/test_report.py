@@ -49,7 +49,35 @@ def test_write_report__pages_and_plots(report_dir):
     md = (report_dir / "report.md").read_text()
     assert "| meld_first |" in md and "![Ratings](ratings.png)" in md
     page = (report_dir / "report.html").read_text()
-    assert page.count("<table>") == 2 and 'src="win_matrix.png"' in page
+    assert page.count("<table>") == 3 and 'src="win_matrix.png"' in page
+
+
+def test_report_tables__one_sign_convention_and_a_labelled_raw_score(report_dir):
+    # cz: the preset's score is a penalty; every table reads points per deal, higher is
+    # better (for the first of a pair), and the penalty has its own labelled column
+    md = (report_dir / "report.md").read_text()
+    headers = [line for line in md.splitlines() if line.startswith("| agent |")
+               or line.startswith("| first |")]
+    assert len(headers) == 3
+    for line in headers:
+        assert "points per deal" in line and "higher is better" in line
+        assert "reward difference" not in line
+    assert "higher is better for the first" in headers[2]
+    lower = [c for line in headers for c in line.split("|") if "lower is better" in c]
+    assert lower == [" raw cz score (penalty, lower is better) "]
+
+
+def test_report__per_agent_means_broken_down_per_opponent(report_dir):
+    data = json.loads((report_dir / "results.json").read_text())
+    rows = {(o["agent"], o["opponent"]): o for o in data["opponents"]}
+    assert set(rows) == {("meld_first", "random"), ("random", "meld_first")}
+    one, other = rows["meld_first", "random"], rows["random", "meld_first"]
+    assert one["difference"]["mean"] == pytest.approx(-other["difference"]["mean"])
+    pooled = {a["agent"]: a["reward"]["mean"] for a in data["agents"]}
+    assert one["points"]["mean"] == pytest.approx(pooled["meld_first"])  # one opponent only
+    with (report_dir / "opponents.csv").open() as f:
+        assert len(list(csv.DictReader(f))) == 2
+    assert "## Agents by opponent" in (report_dir / "report.md").read_text()
 
 
 def test_load_config__unknown_keys_and_training_seeds_are_errors(tmp_path):

@@ -8,6 +8,7 @@ def test_strength_pairs__prints_one_row_per_pair_preset_and_player_count(capsys)
                           "--pairs", "greedy:greedy"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("| pair | preset |") and len(lines) == 3
+    assert "points per deal, A - B (higher is better for A)" in lines[0]
     assert lines[2].startswith("| greedy - greedy | cz | 2 | 2 | +0.0 |")
 
 
