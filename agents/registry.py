@@ -13,6 +13,9 @@ A spec is ``[NAME=]KIND[:ARGUMENT]``:
   ``act_batch``, see ``agents.base``). A class whose ``__init__`` takes the rules is a
   factory too. Evaluation workers import it again by name, so the module must be
   importable in a fresh process (on ``sys.path``, or in the current directory).
+- ``path/to/file.py:factory[:ARGUMENT]``: the same with a Python file instead of a
+  module; the file is loaded by its path (relative to the current directory), so it
+  need not be importable. Evaluation workers load it again from the same path.
 - ``NAME=`` in front gives the agent a display name for tables and replays:
   ``mine=mypkg.mymod:make_agent``.
 """
@@ -20,8 +23,11 @@ A spec is ``[NAME=]KIND[:ARGUMENT]``:
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import importlib
+import importlib.util
 import re
+import sys
 from collections.abc import Callable, Collection
 from typing import Any
 
@@ -41,6 +47,15 @@ AGENTS: dict[str, str] = {
 
 _NAMED = re.compile(r"([\w.#+-]+)=(.+)")
 _MODULE = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
+_FILE = re.compile(r".+\.py")
+
+
+def _is_file(kind: str) -> bool:
+    """A spec's kind names a Python file: ``*.py`` with a folder in it or found as a file
+    (``pkg.py`` alone is a module ``py`` of ``pkg`` unless such a file exists)."""
+    from pathlib import Path
+
+    return bool(_FILE.fullmatch(kind)) and ("/" in kind or "\\" in kind or Path(kind).is_file())
 
 
 def register(name: str, target: str) -> None:
@@ -79,12 +94,40 @@ def display_name(spec: str) -> str:
     return name or rest
 
 
+def _load_file(path: str, spec: str) -> Any:
+    """The module of the Python file ``path``, loaded once per resolved path."""
+    from pathlib import Path
+
+    resolved = Path(path).resolve()
+    if not resolved.is_file():
+        raise ValueError(f"agent {spec!r}: no file {path!r}")
+    digest = hashlib.sha1(str(resolved).encode()).hexdigest()[:12]
+    stem = re.sub(r"\W", "_", resolved.stem)
+    name = f"zolik_agent_file_{stem}_{digest}"
+    if name in sys.modules:
+        return sys.modules[name]
+    loader = importlib.util.spec_from_file_location(name, resolved)
+    assert loader is not None and loader.loader is not None
+    module = importlib.util.module_from_spec(loader)
+    sys.modules[name] = module
+    try:
+        loader.loader.exec_module(module)
+    except Exception as error:
+        del sys.modules[name]
+        raise ValueError(f"agent {spec!r}: loading {path!r} failed: {type(error).__name__}: "
+                         f"{str(error)[:200]}") from None
+    return module
+
+
 def _import(target: str, spec: str) -> Any:
     module, _, attr = target.partition(":")
-    try:
-        found = importlib.import_module(module)
-    except ImportError as error:
-        raise ValueError(f"agent {spec!r}: cannot import {module!r} ({error})") from error
+    if _is_file(module):
+        found = _load_file(module, spec)
+    else:
+        try:
+            found = importlib.import_module(module)
+        except ImportError as error:
+            raise ValueError(f"agent {spec!r}: cannot import {module!r} ({error})") from error
     try:
         return getattr(found, attr)
     except AttributeError:
@@ -103,7 +146,7 @@ def make_agent(spec: str, rules: RuleSet) -> Policy:
     if kind in AGENTS:
         build: Callable[[RuleSet, str], Policy] = _import(AGENTS[kind], spec)
         policy = build(rules, argument)
-    elif argument and _MODULE.fullmatch(kind):
+    elif argument and (_MODULE.fullmatch(kind) or _is_file(kind)):
         attr, _, argument = argument.partition(":")
         factory = _import(f"{kind}:{attr}", spec)
         try:
@@ -120,7 +163,8 @@ def make_agent(spec: str, rules: RuleSet) -> Policy:
     else:
         raise ValueError(f"unknown agent {spec!r}: choose from {', '.join(sorted(AGENTS))} "
                          f"(ppo takes ppo:PATH, rllib takes rllib:PATH, pretrained takes "
-                         f"pretrained:NAME), or give package.module:factory")
+                         f"pretrained:NAME), or give package.module:factory or "
+                         f"path/to/file.py:factory")
     if name is not None or not isinstance(getattr(policy, "name", None), str):
         with contextlib.suppress(AttributeError):  # a read-only name stays as it is
             policy.name = name or spec

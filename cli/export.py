@@ -30,13 +30,20 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def show_bots() -> int:
+    """One line per bot: its rules and training steps, then its measured points per deal
+    against each baseline, grouped by how it picked its moves (``sample``: sampled from
+    the policy; ``argmax``: its most likely move)."""
     from agents.learned import pretrained
 
     for name in pretrained.names():
         meta = pretrained.card(name)
-        scores = ", ".join(f"vs {r['opponent']} {r['score_diff']:+.1f}" for r in meta["strength"])
+        modes: dict[str, list[str]] = {}
+        for r in meta["strength"]:
+            modes.setdefault(r.get("play", "sample"), []).append(
+                f"vs {r['opponent']} {r['score_diff']:+.1f}")
+        scores = "; ".join(f"{mode}: {', '.join(rows)}" for mode, rows in modes.items())
         print(f"pretrained:{name:<10} {meta['rules']} {meta['num_players']}p, "
-              f"{meta['steps']:,} steps; {scores} points per deal")
+              f"{meta['steps']:,} steps; points per deal (higher is better), {scores}")
     return 0
 
 

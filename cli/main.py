@@ -6,7 +6,8 @@ A subcommand module exposes ``main(argv: list[str]) -> int``. A ``ValueError`` o
 ``OSError`` that escapes one (bad input, a path that cannot be written), or a
 ``SystemExit`` with a message (a subcommand refusing its arguments), ends the command
 with one line, ``zolik COMMAND: message``, and exit status 2; ``ZOLIK_DEBUG=1`` shows the
-traceback of the former instead.
+traceback of the former instead. A closed stdout (``zolik replay FILE | head``) ends the
+command quietly with status 141, as a process that SIGPIPE ended.
 """
 
 from __future__ import annotations
@@ -73,6 +74,8 @@ def main(argv: list[str] | None = None) -> int:
     module = importlib.import_module(SUBCOMMANDS[name][0])
     try:
         return int(module.main(rest) or 0)
+    except BrokenPipeError:  # the reader went away (``zolik replay FILE | head``): quietly
+        return closed_pipe()
     except (ValueError, OSError) as error:  # bad input or an unwritable path: one line
         if os.environ.get("ZOLIK_DEBUG"):
             raise
@@ -87,6 +90,19 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"zolik {name}: interrupted", file=sys.stderr)
         return 130
+
+
+def closed_pipe() -> int:
+    """End quietly when stdout's reader has gone: point stdout at /dev/null so that the
+    interpreter's last flush raises nothing, and exit 141 as a process ended by SIGPIPE."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no real file descriptor (a test's captured stdout)
+        pass
+    finally:
+        os.close(devnull)
+    return 141
 
 
 if __name__ == "__main__":

@@ -34,6 +34,8 @@ def main(argv: list[str]) -> int:
                       args.seed).save(args.file)
     try:
         print_game(load(args.file), args.table, args.seat)
+    except BrokenPipeError:  # stdout's reader went away: cli.main ends quietly
+        raise
     except (OSError, ValueError, KeyError) as err:
         parser.error(f"{args.file}: {err}")
     return 0

@@ -31,6 +31,44 @@ def test_make_agent__import_path_with_argument_and_name():
     assert display_name("mine=pkg.mod:make") == "mine"
 
 
+BOT_FILE = """
+import numpy as np
+
+
+class Lowest:
+    name = "lowest"
+
+    def act(self, obs, mask, rng):
+        return int(np.flatnonzero(mask)[0])
+
+    def act_batch(self, obs, mask, rng):
+        return np.argmax(mask, axis=1).astype(np.int64)
+
+
+def make_agent(rules, argument=""):
+    bot = Lowest()
+    bot.name = argument or bot.name
+    return bot
+"""
+
+
+def test_make_agent__a_python_file_path_with_factory(tmp_path, monkeypatch):
+    (tmp_path / "bots").mkdir()
+    (tmp_path / "bots" / "mybot.py").write_text(BOT_FILE, encoding="utf-8")
+    rules = preset("cz")
+    path = tmp_path / "bots" / "mybot.py"
+    assert make_agent(f"{path}:make_agent", rules).name == "lowest"
+    assert make_agent(f"{path}:make_agent:tuned", rules).name == "tuned"
+    assert make_agent(f"me={path}:make_agent", rules).name == "me"
+    monkeypatch.chdir(tmp_path)  # relative to the current directory, as the issue writes it
+    bot = make_agent("bots/mybot.py:make_agent", rules)
+    assert bot.name == "lowest" and callable(bot.act_batch)
+    with pytest.raises(ValueError, match=r"no file 'bots/other\.py'"):
+        make_agent("bots/other.py:make_agent", rules)
+    with pytest.raises(ValueError, match="has no 'missing'"):
+        make_agent("bots/mybot.py:missing", rules)
+
+
 @pytest.mark.parametrize("spec, message", [
     ("nosuch.module:make", "cannot import 'nosuch.module'"),
     ("tests.eval.sample_agents:missing", "has no 'missing'"),
