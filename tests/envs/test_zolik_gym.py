@@ -116,3 +116,12 @@ def test_zolik_env__ansi_render_shows_only_the_learners_hand():
     text = env.render()
     assert "seat 0 (not opened): 14 cards" in text or "seat 0 (not opened): 15 cards" in text
     assert "seat 1 (not opened): " in text and "cards" not in text.split("seat 1")[1].split("\n")[0]
+
+
+def test_gym_make__action_masks_works_on_what_make_returns():
+    env = gym.make("zolik/Zolik-v0", rules="sk", num_players=3)
+    _, info = env.reset(seed=0)
+    assert np.array_equal(env.action_masks(), info["action_mask"])
+    with pytest.raises(ValueError, match="reset"):  # no order-enforcing wrapper needed
+        gym.make("zolik/Zolik-v0").step(0)
+    gym_check_env(gym.make("zolik/Zolik-v0"), skip_render_check=True)
