@@ -6,13 +6,15 @@
     POST /api/replays               a JSONL replay (any recorded game) -> frames, all hands
     GET  /dice, POST /api/dice {joker, seed}, GET /api/dice/{id}, POST /api/dice/{id}/move
                                     Pět kostek, solitaire, with the optimal agent's advice
-    POST /api/games                 {preset, players, opponents, seed, match, humans}
+    POST /api/games                 {preset, players, opponents, seed, match, humans,
+                                     options: {opening_points, match_deals, ...}}
                                     -> the view and the maker's token (and a room code)
     POST /api/rooms/{code}/join     the next free human seat of a room: its view and token
     GET  /api/games/{id}            the human seat's view          (header X-Seat-Token)
     POST /api/games/{id}/move       {"action": id or "discard 6H"} -> the view
     POST /api/games/{id}/next       the match's next deal -> the view
     GET  /api/games/{id}/hint       ?agent=planner -> the move that agent would make
+    GET  /api/games/{id}/agents     the offered agents that play this game's rules
     GET  /api/games/{id}/replay     the game so far as a JSONL replay, once the deal is over
 
 Every game request carries a seat's token (``X-Seat-Token``), an unguessable string
@@ -62,6 +64,7 @@ from play.house import (
     HttpError,
     as_http_error,
 )
+from play.offer import agents_for, form_options
 from play.saves import find_room
 from play.session import MoveError, TableGame
 from play.view import replay_frames
@@ -138,7 +141,7 @@ class Tables(House):
         asked = await body_of(request)
         body = {**self.defaults, **asked}
         unknown = sorted(set(body) - {"preset", "players", "opponents", "seed", "match",
-                                      "humans"})
+                                      "humans", "options"})
         if unknown:
             raise HttpError(400, f"unknown settings {unknown}"[:200])
         opponents = body.get("opponents") or ["planner"]
@@ -153,9 +156,10 @@ class Tables(House):
         if humans != 1 and asked.get("seed") is not None:  # deals unknown to every seat
             raise HttpError(400, "a room deals from a key nobody knows: leave out seed")
         seed = _seed(body.get("seed")) if humans == 1 else None
+        rule_options = form_options(body.get("options"))
         table = await self.run(lambda: TableGame.new(
             self.folder, body.get("preset", "cz"), body.get("players", 2), opponents,
-            seed, match=body.get("match", False), humans=humans))
+            seed, match=body.get("match", False), humans=humans, rule_options=rule_options))
         with self.registry:
             self.games[table.game_id] = table
         self.used[table.game_id] = time.monotonic()
@@ -202,6 +206,11 @@ class Tables(House):
         await empty_body(request)
         return JSONResponse(await self.on_game(
             request, lambda table, seat: table.next_deal(seat)))
+
+    async def agents(self, request: Request) -> Response:
+        """The offered agents that play this game's rules (the hint menu)."""
+        return JSONResponse(await self.on_game(
+            request, lambda table, seat: {"agents": agents_for(self.allowed, table.rules)}))
 
     async def hint(self, request: Request) -> Response:
         spec = self.check_spec(request.query_params.get("agent", "planner"))
@@ -307,6 +316,7 @@ def create_app(folder: pathlib.Path, defaults: dict[str, Any] | None = None,
         ("/api/games/{game_id}/move", tables.move, ["POST"]),
         ("/api/games/{game_id}/next", tables.next_deal, ["POST"]),
         ("/api/games/{game_id}/hint", tables.hint, ["GET"]),
+        ("/api/games/{game_id}/agents", tables.agents, ["GET"]),
         ("/api/games/{game_id}/replay", tables.saved_replay, ["GET"]),
     ]
     routes = [

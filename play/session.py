@@ -192,8 +192,9 @@ class TableGame:
     @classmethod
     def new(cls, folder: pathlib.Path, preset_name: str = "cz", players: int = 2,
             opponents: list[str] | None = None, seed: int | None = None,
-            human_seat: int = 0, match: bool = False, humans: int = 1) -> TableGame:
-        rules = preset(preset_name, num_players=players)
+            human_seat: int = 0, match: bool = False, humans: int = 1,
+            rule_options: dict[str, Any] | None = None) -> TableGame:
+        rules = preset(preset_name, num_players=players, **(rule_options or {}))
         if isinstance(humans, bool) or not isinstance(humans, int) or not 1 <= humans <= players:
             raise ValueError(f"humans must be 1..{players}, got {humans!r}")
         specs = list(opponents or ["planner"])

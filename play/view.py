@@ -5,8 +5,11 @@ never from anything that seat cannot see.
 for, who laid it), the discard pile, the stock's size, sk's bottom card, each seat's card
 count, opened flag and the discards it took and has not laid (public knowledge), whose
 turn and which phase it is, and, for the seat to act, its legal moves from the core's
-mask. Deal seeds, the stock's order and the other hands are never in it; the tests change
-every hidden card and compare the page's responses byte for byte.
+mask. For a live deal it adds the turn as the rules see it (``explain.turn_rules``: the
+opening meter, the taken discard to lay, the round melding starts); once the deal is
+over, every hand with its scoring card by card (``explain.deal_end``). Deal seeds, the
+stock's order and the other hands of a live deal are never in it; the tests change every
+hidden card and compare the page's responses byte for byte.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from play.explain import deal_end, turn_rules
 from zolik_env.envs import replay
 from zolik_env.rummy import actions, game
 from zolik_env.rummy.cards import card_to_str, cards_of
@@ -64,10 +68,17 @@ def seat_view(rules: RuleSet, state: State, seat: int) -> dict[str, Any]:
         "phase": "over" if done else ("draw" if state.phase[b] == PHASE_DRAW else "play"),
         "done": done,
         "moves": legal_moves(rules, state) if to_act else [],
+        "options": {"opening_points": rules.opening_points,
+                    "opening_needs_clean_run": rules.opening_needs_clean_run,
+                    "no_meld_rounds": rules.no_meld_rounds, "scoring": rules.scoring,
+                    "match_deals": rules.match_deals, "match_target": rules.match_target},
     }
     if done:
         view["scores"] = state.scores[b].tolist()
         view["winner"] = int(state.winner[b])
+        view["end"] = deal_end(rules, state)  # every hand: only once the deal is over
+    else:
+        view["now"] = turn_rules(rules, state)
     return view
 
 

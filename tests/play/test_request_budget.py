@@ -94,7 +94,15 @@ for _settings, _named in (({"preset": "hu"}, "hu"), ({"preset": 5}, "5"),
                           ({"match": "yes"}, "yes"), ({"seed": -1}, "-1"),
                           ({"seed": "abc"}, "abc"), ({"seed": 2**70}, str(2**70)),
                           ({"seed": 1.5}, "1.5"), ({"seed": True}, "True"),
-                          ({"wizard": 1}, "wizard"), ({"humans": 2, "seed": 5}, "seed")):
+                          ({"wizard": 1}, "wizard"), ({"humans": 2, "seed": 5}, "seed"),
+                          ({"options": {"wizard": 1}}, "wizard"),
+                          ({"options": {"hand_size": 3}}, "hand_size"),
+                          ({"options": {"opening_points": "42"}}, "42"),
+                          ({"options": {"opening_points": True}}, "True"),
+                          ({"options": {"opening_points": 999}}, "999"),
+                          ({"options": {"match_deals": 0}}, "0"),
+                          ({"options": [1]}, "[1]"),
+                          ({"options": {"opening_needs_clean_run": 1}}, "1")):
     CASES.append(Bad(f"new game {_settings}", "POST", "/api/games",
                      js({"opponents": [BOT], **_settings}), named=_named))
 for _settings, _named in (({"joker": "wild"}, "wild"), ({"joker": 5}, "5"),

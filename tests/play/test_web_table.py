@@ -66,7 +66,8 @@ def test_new_game__the_page_gets_its_own_hand_and_counts_of_the_others(client):
 
 def _page_texts(client, game_id, headers):
     return (client.get(f"/api/games/{game_id}", headers=headers).content,
-            client.get(f"/api/games/{game_id}/hint", headers=headers).content)
+            client.get(f"/api/games/{game_id}/hint", headers=headers).content,
+            client.get(f"/api/games/{game_id}/agents", headers=headers).content)
 
 
 @pytest.mark.parametrize(("preset", "players"), [("cz", 2), ("sk", 3), ("jolly", 4)])
@@ -87,6 +88,7 @@ def test_no_peek__every_response_is_the_same_when_hidden_cards_change(tmp_path, 
             after = _page_texts(app_client, game_id, headers)
             live.state = real
             assert before == after
+            assert b'"end"' not in before[0]  # every hand: only once the deal is over
             compared += 1
         moves = json.loads(before[0] if other is not None else
                            app_client.get(f"/api/games/{game_id}", headers=headers).content)
@@ -250,21 +252,28 @@ def test_browser__a_person_starts_a_game_plays_moves_and_comes_back(tmp_path):
     with _browser(app) as (browser, port):
         page = browser.new_page()
         page.goto(f"http://127.0.0.1:{port}/")
-        page.wait_for_selector("#settings[data-loaded]")  # the settings arrive after the page
+        page.wait_for_selector("#settings[data-loaded]", state="attached")  # after the page
         assert page.input_value("input[name=opponents]") == "greedy"  # zolik play's settings
+        page.wait_for_selector("#hand .card")  # dealt on load with the command's settings
         page.click("#new-game")
-        page.wait_for_selector(".move")
+        page.wait_for_function("document.querySelectorAll('#hint-agent option').length >= 3")
         assert page.locator("#hand .card").count() >= 14
         page.select_option("#hint-agent", "greedy")  # a hint from another agent
         page.click("#hint")
-        page.wait_for_selector(".move.hinted")
+        page.wait_for_function("document.getElementById('hint-text').textContent !== ''")
         assert page.inner_text("#hint-text").startswith("greedy would play")
-        page.locator(".move", has_text="discard").first.click()  # ends the first turn
+        page.click("#all-moves summary")  # the move list, for keyboard users
+        assert page.locator(".move.hinted").count() == 1
+        page.focus("#hand .card >> nth=0")
+        page.keyboard.press(" ")  # select the first card, from the keyboard
+        page.keyboard.press("Enter")  # and discard it: the first turn is a discard only
         page.wait_for_function("document.querySelectorAll('#log-list li').length >= 2")
         page.keyboard.press("s")  # sort by rank
         assert "rank" in page.inner_text("#sort")
-        page.keyboard.press("Enter")  # the focused move, from the keyboard
-        page.wait_for_function("document.querySelectorAll('#log-list li').length >= 3")
+        page.wait_for_function("document.body.dataset.animating === undefined")
+        page.keyboard.press("Enter")  # nothing selected in the draw: draw from the stock
+        page.wait_for_function("document.querySelector('#log-list li:last-child')"
+                               ".textContent === 'seat 0: draw stock'")
         moves_before = page.locator("#log-list li").count()
         page.reload()  # a closed tab comes back to its game
         page.wait_for_function(
@@ -425,18 +434,22 @@ def test_browser__a_friend_joins_a_room_and_sees_the_move_made_across_the_table(
     with _browser(create_app(tmp_path / "games")) as (browser, port):
         host, friend = browser.new_context().new_page(), browser.new_context().new_page()
         host.goto(f"http://127.0.0.1:{port}/")
+        host.wait_for_selector("#hand .card")
+        host.click("#setup summary")
         host.select_option("select[name=humans]", "2")
         host.click("#new-game")
-        host.wait_for_selector(".move")
+        host.wait_for_function("document.getElementById('room').textContent.startsWith('room')")
         code = host.inner_text("#room").split()[1].rstrip(":")
         friend.goto(f"http://127.0.0.1:{port}/")
         friend.fill("input[name=code]", code.lower())  # codes are read out loud: any case
         friend.click("#join button")
         friend.wait_for_function("document.getElementById('status').textContent.includes('seat 1')")
         assert friend.locator(".move").count() == 0  # the host is to act
-        host.locator(".move", has_text="discard").first.click()
-        friend.wait_for_selector(".move", timeout=10_000)  # its poll saw the host's discard
-        assert "your turn" in friend.inner_text("#status")
+        host.click("#hand .card >> nth=0")  # select a card, click the pile: discarded
+        host.click("#discard")
+        friend.wait_for_function(  # its poll saw the host's discard
+            "document.getElementById('status').textContent.includes('Your turn')",
+            timeout=10_000)
 
 
 def test_dice__a_game_to_the_end_with_the_optimums_advice_and_score(tmp_path):
@@ -494,6 +507,7 @@ def test_browser__a_whole_deal_played_by_clicking_with_an_undo_and_hints(tmp_pat
         page = browser.new_page()
         page.goto(f"http://127.0.0.1:{port}/?delay=0")
         page.click("#new-game")
+        page.click("#all-moves summary")  # the move buttons, a keyboard user's way
         page.wait_for_selector(".move")
         undone = hinted = 0
         for _ in range(600):
@@ -521,8 +535,8 @@ def test_browser__dragging_a_card_to_the_piles_discards_it(tmp_path):
         page = browser.new_page()
         page.goto(f"http://127.0.0.1:{port}/?delay=0")
         page.click("#new-game")
-        page.wait_for_selector(".move")
-        card = page.locator("#hand .card").first.inner_text()
+        page.wait_for_selector("#hand .card")
+        card = page.locator("#hand .card").first.get_attribute("data-card")
         page.drag_and_drop("#hand .card >> nth=0", "#piles")
         page.wait_for_function("document.querySelectorAll('#log-list li').length >= 2")
         assert page.locator("#log-list li").first.inner_text() == f"seat 0: discard {card}"
