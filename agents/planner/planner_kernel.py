@@ -38,6 +38,7 @@ from agents.planner.sim_table import (
     B_NTAB,
     B_OPENED,
     B_TAKEN,
+    as_rows,
     fits_table,
     fresh,
 )
@@ -95,10 +96,7 @@ def greedy_melds(t: PlanTables, hand: np.ndarray) -> np.ndarray:
             left[t.naturals[row, j]] -= 1
         left[JOKER] -= t.cand[row, C_JOKERS]
         chosen.append(row)
-    out = np.empty(len(chosen), np.int64)
-    for i in range(len(chosen)):
-        out[i] = chosen[i]
-    return out
+    return as_rows(chosen)
 
 
 @kernel

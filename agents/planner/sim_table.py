@@ -60,6 +60,15 @@ def copy_plan(bi: np.ndarray, tab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 @kernel
+def as_rows(items: list) -> np.ndarray:
+    """int64 array of a list of meld-table rows (a typed list inside kernels)."""
+    out = np.empty(len(items), np.int64)
+    for i in range(len(items)):
+        out[i] = items[i]
+    return out
+
+
+@kernel
 def fresh(bi: np.ndarray, tab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """A plan that starts from the position of ``bi``/``tab`` with nothing done yet
     (``Builder(inp)`` of the readable model)."""

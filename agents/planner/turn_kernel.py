@@ -42,6 +42,7 @@ from agents.planner.sim_table import (
     T_KEY,
     T_KIND,
     T_NEW,
+    as_rows,
     free_cards,
     fresh,
     lay,
@@ -150,10 +151,7 @@ def trim(t: PlanTables, rows: np.ndarray, hand: np.ndarray, taken: np.ndarray) -
                     cand[a, C_PENALTY] == cand[b, C_PENALTY] and _cards_less(cand, a, b)):
                 drop = i
         chosen.pop(drop)
-    out = np.empty(len(chosen), np.int64)
-    for i in range(len(chosen)):
-        out[i] = chosen[i]
-    return out
+    return as_rows(chosen)
 
 
 @kernel

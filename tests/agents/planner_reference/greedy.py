@@ -23,22 +23,8 @@ from .turn_plan import (
 
 
 class GreedyPolicy(BatchedFromSingle):
-    """Strategy (deterministic; the rng is not used):
-
-    - Draw: always the top of the stock (never a discard or sk's bottom card).
-    - Melds: pick melds one at a time from the hand, most cards first, then the highest
-      hand penalty (jokers allowed, at most one per meld).
-    - Opening: only when those melds reach the preset's points (and clean run) this turn;
-      the whole opening is planned from the hand first, so it never lays provisional melds
-      it cannot complete (no UNDO needed). Otherwise it lays nothing.
-    - After opening: lays every such meld, then lays off every card that fits any meld on
-      the table (jokers too), highest penalty first, always keeping one card to discard.
-    - Discard: the highest-penalty card that has no partner in hand (same rank, or same
-      suit one rank apart); if every card has one, the highest natural; a joker only when
-      nothing else may go. Cards taken this turn are never discarded (rules).
-    - Fallback: if a planned step is not legal, a legal discard, else UNDO. A finished
-      deal (empty mask) gets action 0, which `game.step` ignores.
-    """
+    """The strategy of ``agents.planner.greedy.GreedyPolicy`` (its docstring says it in full),
+    one row at a time in plain Python: the readable oracle the compiled kernels are held to."""
 
     name = "greedy"
 

@@ -28,33 +28,8 @@ TAKE_GAIN = 6.0  # jolly: score a pick-up must add over drawing from the stock
 
 
 class PlannerPolicy(BatchedFromSingle):
-    """Strategy (deterministic; the rng is not used):
-
-    - Melds: an exact search over the hand's count vector (``hand_search.best_melds``) for
-      the disjoint runs and sets worth most; cards that already fit a table meld count as
-      laid (lay-offs), and a taken cz/sk discard must be used.
-    - Opening: as soon as the best joker-free choice (else one with jokers) reaches the
-      preset's points and clean run; the whole opening is planned before the first lay,
-      and a hand that melds completely closes from hand (an end card kept to discard).
-    - After opening: lays every joker-free meld and lay-off; keeps its jokers unless
-      using them goes out this turn or an opponent is down to a few cards.
-    - Joker swaps: a natural that replaces a table joker is swapped when the freed joker,
-      re-laid at once, lowers what the hand would pay.
-    - Draw (cz/sk): the top discard only when the planned turn lays it (and completes the
-      opening if not yet open); sk's bottom card likewise. Otherwise the stock.
-    - Draw (jolly, after opening): the pick-up depth whose planned turn adds most (laid
-      points minus what the taken cards cost in hand), if it beats the stock by a margin;
-      the 20-card cap is the mask's.
-    - Discard: the free card with the lowest score of future value (partners weighted by
-      live outs among unseen cards; cards of melds held for the opening protected) plus
-      danger (it joins discards an opponent, above all the next seat, took, or lays off on
-      the table for an opened one) minus its hand penalty (weighted more after opening and
-      when an opponent is close to going out). Never a joker if anything else may go.
-    - Obligations: the plan meets must-use, freed jokers and the provisional opening
-      before its discard; if a planned step is not legal, a legal discard or UNDO.
-
-    The numbers these choices trade off are ``weights`` (``agents.planner.planner_weights``).
-    """
+    """The strategy of ``agents.planner.planner.PlannerPolicy`` (its docstring says it in full),
+    one row at a time in plain Python: the readable oracle the compiled kernels are held to."""
 
     name = "planner"
 
