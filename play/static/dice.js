@@ -15,6 +15,17 @@ function rerollText() {
   return positions.length ? "reroll " + positions.join(",") : null;
 }
 
+// where the pips of each face sit on a 3 x 3 grid ("row / column")
+const PIPS = {1: ["2/2"], 2: ["1/1", "3/3"], 3: ["1/1", "2/2", "3/3"], 4: ["1/1", "1/3", "3/1", "3/3"],
+              5: ["1/1", "1/3", "2/2", "3/1", "3/3"], 6: ["1/1", "2/1", "3/1", "1/3", "2/3", "3/3"]};
+
+// a move as the page numbers the dice, 1 to 5 as the keys: "reroll 0,2" -> "reroll dice 1, 3"
+function spoken(text) {
+  const reroll = text.match(/^reroll (.+)$/);
+  if (!reroll) return text.replace("_", " ");
+  return "reroll dice " + reroll[1].split(",").map((i) => Number(i) + 1).join(", ");
+}
+
 function render() {
   if (!view) return;
   $("status").textContent = view.done
@@ -22,8 +33,16 @@ function render() {
     : `total ${view.total}, rerolls left ${view.rolls_left}`;
   $("dice").replaceChildren(...view.dice.map((face, i) => {
     const die = document.createElement("button");
-    die.className = "card die" + (kept.has(i) ? " selected" : "");
-    die.textContent = "⚀⚁⚂⚃⚄⚅"[face - 1] + " " + face;
+    die.className = "die" + (kept.has(i) ? " selected" : "");
+    die.dataset.face = face;
+    die.setAttribute("aria-label", `die ${i + 1}: ${face}${kept.has(i) ? ", kept" : ""}`);
+    const pips = document.createElement("span");
+    pips.className = "pips";
+    PIPS[face].forEach((cell) => { const pip = document.createElement("i"); pip.style.gridArea = cell; pips.appendChild(pip); });
+    const key = document.createElement("span");
+    key.className = "key";
+    key.textContent = String(i + 1);  // the key that keeps it
+    die.append(pips, key);
     die.onclick = () => { kept.has(i) ? kept.delete(i) : kept.add(i); render(); };
     return die;
   }));
@@ -47,8 +66,8 @@ function render() {
     return tr;
   }));
   const a = view.advice;
-  $("advice").textContent = a ? (a.yours === a.optimal ? `the optimal agent agrees: ${a.optimal}`
-    : `you played ${a.yours}; the optimal agent would have played ${a.optimal}`) : "";
+  $("advice").textContent = a ? (a.yours === a.optimal ? `the optimal agent agrees: ${spoken(a.optimal)}`
+    : `you played ${spoken(a.yours)}; the optimal agent would have played ${spoken(a.optimal)}`) : "";
 }
 
 async function play(action) {

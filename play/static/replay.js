@@ -36,16 +36,46 @@ function go(to) {
   render();
 }
 
-$("file").addEventListener("change", async () => {
+// a recorded game's text -> the viewer's frames (the server replays it on the core)
+async function load(text) {
   $("error").textContent = "";
-  const text = await $("file").files[0].text();
   const response = await fetch("/api/replays", {
     method: "POST", headers: {"Content-Type": "application/x-ndjson"}, body: text});
   const data = await response.json();
   if (!response.ok) { $("error").textContent = data.error; return; }
   game = data;
   go(0);
-});
+}
+
+// a game of the table, with its seat's token: its replay once it is over
+async function open(saved) {
+  $("error").textContent = "";
+  const response = await fetch(`/api/games/${saved.id}/replay`, {headers: {"X-Seat-Token": saved.token}});
+  const text = await response.text();
+  if (response.status === 403) { $("error").textContent = "that game is still being played: its replay comes once it is over"; return; }
+  if (!response.ok) { $("error").textContent = "that game is no longer on this server"; return; }
+  await load(text);
+}
+
+function listSaved() {
+  const games = JSON.parse(localStorage.getItem("zolik-games") || "[]");
+  $("saved").replaceChildren(...games.map((g) => {
+    const li = document.createElement("li");
+    const button = document.createElement("button");
+    button.className = "open-game";
+    button.textContent = `${g.at}: ${g.rules || "?"}, ${g.players || "?"} players`;
+    button.onclick = () => open(g);
+    li.appendChild(button);
+    return li;
+  }));
+  if (!games.length) $("saved").textContent = "none yet: games you play at the table are listed here";
+  const wanted = new URLSearchParams(location.hash.slice(1)).get("game");
+  const found = games.find((g) => g.id === wanted);
+  if (found) open(found);
+}
+
+$("file").addEventListener("change", async () => load(await $("file").files[0].text()));
+listSaved();
 $("first").onclick = () => go(0);
 $("prev").onclick = () => go(at - 1);
 $("next").onclick = () => go(at + 1);

@@ -17,6 +17,7 @@ from tests.play.test_web_table import _browser, local_client, start
 from zolik_env.rummy import actions, game, rules, scoring
 from zolik_env.rummy.render import meld_text
 
+AT_MOVE_1 = "document.getElementById('where').textContent.startsWith('move 1 ')"
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
 
 
@@ -241,3 +242,34 @@ def test_browser__a_phone_plays_a_move_by_touch(tmp_path):
         assert page.locator("#log-list li").first.inner_text() == f"seat 0: discard {card}"
         box = page.locator("#hand .card").first.bounding_box()
         assert box["width"] >= 40 and box["x"] >= 0  # a card a finger can hit
+
+
+def test_browser__the_replay_viewer_lists_the_games_and_opens_a_finished_one(tmp_path):
+    app = create_app(tmp_path / "games")
+    client = local_client(app)
+    done_id, done_headers, view = start(client, opponents=["random"])
+    while not view["done"]:
+        hint = client.get(f"/api/games/{done_id}/hint", headers=done_headers).json()
+        view = client.post(f"/api/games/{done_id}/move", json={"action": hint["id"]},
+                           headers=done_headers).json()
+    live_id, live_headers, _ = start(client)
+    saved = [{"id": live_id, "token": live_headers["X-Seat-Token"], "rules": "cz",
+              "players": 2, "at": "live"},
+             {"id": done_id, "token": done_headers["X-Seat-Token"], "rules": "cz",
+              "players": 2, "at": "done"}]
+    with _browser(app) as (browser, port):
+        page = browser.new_page()
+        page.add_init_script(f"localStorage.setItem('zolik-games', '{json.dumps(saved)}')")
+        page.goto(f"http://127.0.0.1:{port}/replay")
+        assert page.locator("#saved .open-game").count() == 2
+        page.click("#saved .open-game >> nth=0")  # still being played: not yet
+        page.wait_for_function("document.getElementById('error').textContent.includes('still')")
+        page.click("#saved .open-game >> nth=1")
+        page.wait_for_function(AT_MOVE_1)
+        assert page.locator("#hands .seat").count() == 2
+        page.click("#last")
+        assert "deal over" in page.inner_text("#status")
+        other = browser.new_page()  # the deal's end at the table links here
+        other.add_init_script(f"localStorage.setItem('zolik-games', '{json.dumps(saved)}')")
+        other.goto(f"http://127.0.0.1:{port}/replay#game={done_id}")
+        other.wait_for_function(AT_MOVE_1)

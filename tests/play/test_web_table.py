@@ -496,7 +496,8 @@ def test_browser__pet_kostek_keep_roll_and_score(tmp_path):
         page.keyboard.press("2")  # and the second, from the keyboard
         page.click("#roll")
         page.wait_for_function("document.getElementById('status').textContent.includes('left 1')")
-        assert "reroll 2,3,4" in page.inner_text("#advice")
+        assert "reroll dice 3, 4, 5" in page.inner_text("#advice")  # numbered as the keys
+        assert page.locator("#dice .die >> nth=0").inner_text().strip().endswith("1")
         page.locator("#card .move").first.click()
         page.wait_for_function("document.getElementById('status').textContent.includes('left 2')")
 
