@@ -17,6 +17,7 @@ PRESET_DEFAULTS = [
     ("bottom_card", False, True, False),
     ("cut_cards", 3, 3, 3),
     ("bottom_card_from_round", 4, 4, 4),
+    ("bottom_card_must_lay", False, False, False),
     ("no_meld_rounds", 3, 3, 0),
     ("discard_pickup", "top_must_use", "top_must_use", "deep"),
     ("pickup_needs_opened", False, False, True),

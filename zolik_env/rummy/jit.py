@@ -67,8 +67,8 @@ def inline_kernel(function: F) -> F:
  R_DEEP_PICKUP, R_PICKUP_NEEDS_OPENED, R_MAX_HAND_CARDS, R_FEWER_JOKERS, R_JOKERS_ADJACENT,
  R_MAX_JOKERS_IN_SET, R_OPENING_POINTS, R_CLEAN_RUN, R_SHUFFLE_REBUILD, R_REBUILD_KEEPS,
  R_MAX_REBUILDS, R_MAX_TURNS, R_SCORING, R_NEVER_OPENED_PENALTY, R_WINNER_BONUS,
- R_CLOSED_MULTIPLIER) = range(21)
-NUM_PARAMS = 21
+ R_CLOSED_MULTIPLIER, R_NO_PICKUP, R_BOTTOM_MUST_LAY) = range(23)
+NUM_PARAMS = 23
 
 # ``R_SCORING`` codes, in the order of the option's allowed values.
 SCORING_PENALTY, SCORING_POINTS, SCORING_LAID = 0, 1, 2
@@ -100,6 +100,8 @@ def params(rules: RuleSet) -> np.ndarray:
         R_NEVER_OPENED_PENALTY: rules.never_opened_penalty,
         R_WINNER_BONUS: rules.winner_bonus,
         R_CLOSED_MULTIPLIER: rules.closed_from_hand_multiplier,
+        R_NO_PICKUP: rules.discard_pickup == "none",
+        R_BOTTOM_MUST_LAY: rules.bottom_card_must_lay,
     }
     out = np.array([int(values[i]) for i in range(NUM_PARAMS)], np.int64)
     out.flags.writeable = False

@@ -23,6 +23,7 @@ from zolik_env.rummy.jit import (
     R_DEEP_PICKUP,
     R_MAX_HAND_CARDS,
     R_NO_MELD_ROUNDS,
+    R_NO_PICKUP,
     R_PICKUP_NEEDS_OPENED,
     R_PLAYERS,
     R_REBUILD_KEEPS,
@@ -81,7 +82,9 @@ def draw_alternatives(p: np.ndarray, discard_len: int, bottom: int, turn: int,
     the turn start can ask whether a player facing an empty stock may draw at all."""
     may_take = opened or not p[R_PICKUP_NEEDS_OPENED]
     limit = p[R_MAX_HAND_CARDS]
-    if not p[R_DEEP_PICKUP]:  # cz/sk: the top discard only, to be laid this turn
+    if p[R_NO_PICKUP]:  # discard_pickup="none": the discard pile is never taken
+        out[0] = False
+    elif not p[R_DEEP_PICKUP]:  # cz/sk: the top discard only, to be laid this turn
         out[0] = (may_take and may_meld_in_turn(p, turn) and discard_len >= 1
                   and (limit == 0 or hand_size + 1 <= limit))
     else:

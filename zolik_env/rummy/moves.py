@@ -49,7 +49,7 @@ def apply(p: np.ndarray, hand_value: np.ndarray, cell_value: np.ndarray, s: Fiel
     elif action < A.TAKE_BOTTOM:
         take_discards(p, s, b, action - A.TAKE_DISCARD_BASE + 1)
     elif action == A.TAKE_BOTTOM:
-        take_bottom(s, b)
+        take_bottom(p, s, b)
     elif action < A.LAYOFF_BASE:
         lay_meld(p, cell_value, s, b, action - A.MELD_BASE)
     elif action < A.ACE_HIGH_BASE:

@@ -42,12 +42,17 @@ class RuleSet:
     cut_cards: int = _opt(3, "bottom cards the sk cutter inspects", (1, 10), "range")
     bottom_card_from_round: int = _opt(4, "first round in which the sk bottom card may be "
                                        "taken", (1, 20), "range")
+    bottom_card_must_lay: bool = _opt(False, "the sk bottom card, once taken, must be laid "
+                                      "on the table in the same turn (as cz's top discard)",
+                                      (True, False))
     # --- drawing
     no_meld_rounds: int = _opt(3, "first rounds that are draw + discard only (cz/sk 3; "
                                "0 = meld from round 1)", (0, 10), "range")
     discard_pickup: str = _opt("top_must_use", "top_must_use: the top discard, only if laid "
                                "the same turn (cz/sk); deep: any discard and all after it, "
-                               "no obligation (jolly)", ("top_must_use", "deep"))
+                               "no obligation (jolly); none: no pick-up, a reading of the "
+                               "sk text, which names only the stock and the bottom card",
+                               ("top_must_use", "deep", "none"))
     pickup_needs_opened: bool = _opt(False, "only an opened player may take discards (jolly)",
                                      (True, False))
     max_hand_cards: int = _opt(0, "a player may never hold more cards (jolly 20; 0 = no "

@@ -13,6 +13,7 @@ import numpy as np
 
 from zolik_env.rummy.cards import NUM_KINDS
 from zolik_env.rummy.jit import (
+    R_BOTTOM_MUST_LAY,
     R_DEEP_PICKUP,
     R_MAX_REBUILDS,
     R_REBUILD_KEEPS,
@@ -67,9 +68,12 @@ def take_discards(p: np.ndarray, s: Fields, b: int, count: int) -> None:
 
 
 @inline_kernel
-def take_bottom(s: Fields, b: int) -> None:
-    """sk: take the face-up bottom card (once per deal; it may not be discarded this turn)."""
+def take_bottom(p: np.ndarray, s: Fields, b: int) -> None:
+    """sk: take the face-up bottom card (once per deal; it may not be discarded this turn,
+    and with ``bottom_card_must_lay`` it must be laid this turn, docs/rules-spec.md §3.3)."""
     _take_card(s, b, s.bottom[b])
+    if p[R_BOTTOM_MUST_LAY]:
+        s.must_use[b] = s.bottom[b]
     s.bottom[b] = -1
 
 
