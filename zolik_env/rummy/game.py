@@ -25,7 +25,7 @@ from zolik_env.rummy import actions as A
 from zolik_env.rummy import fits, moves, options, table
 from zolik_env.rummy.cards import deck_counts
 from zolik_env.rummy.dealing import deal
-from zolik_env.rummy.jit import borrowed, kernel
+from zolik_env.rummy.jit import announce_compile, borrowed, kernel
 from zolik_env.rummy.masks import check_pair, legal_action_mask, melding_allowed
 from zolik_env.rummy.melds import require_rules
 from zolik_env.rummy.observe import card_locations, critic_view, observe
@@ -42,7 +42,17 @@ def init(rules: RuleSet, seeds: Sequence[int] | np.ndarray,
     """Shuffle and deal B deals, one per seed. ``deal_index`` (per deal or one for all)
     picks the starting seat, ``deal_index % num_players`` (the seat rotates each deal)."""
     check_supported(rules)
+    announce_compile(_entry_kernels())
     return deal(rules, seeds, deal_index)
+
+
+def _entry_kernels() -> tuple[object, ...]:
+    """The kernels that the core's public functions call from Python: each has its own
+    cache entry once compiled (``jit.announce_compile``)."""
+    from zolik_env.rummy import masks, observe, turns
+
+    return (moves.step_rows, masks._mask_rows, observe._observe_rows, turns._begin_rows,
+            _sample_rows)
 
 
 def check_supported(rules: RuleSet) -> None:

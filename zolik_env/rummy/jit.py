@@ -8,7 +8,9 @@ in the batched core; the readable rules API (``rules.check_meld``, ``check_openi
 ``score_deal``) stays the specification, and the tests hold the kernels to it.
 
 ``kernel`` compiles with an on-disk cache (``__pycache__`` beside the source, or
-``NUMBA_CACHE_DIR``), so only the first import on a machine pays the compile.
+``NUMBA_CACHE_DIR``), so only the first import on a machine pays the compile. That first
+compile takes a minute or more, so ``announce_compile`` (called by ``game.init``) says so
+on stderr, once per process, when some kernel has no usable cache entry yet.
 
 ``params(rules)`` is the rule set as one int64 array, read inside kernels through the
 ``R_*`` indices; option strings become the small codes below.
@@ -19,7 +21,8 @@ This module imports only numpy, numba and the rule options.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Iterable
 from typing import Any, TypeVar, cast
 
 import numba
@@ -49,9 +52,50 @@ def by_identity(function: Callable[[RuleSet], T]) -> Callable[[RuleSet], T]:
     return cached
 
 
+# About how long the first compile of the core's kernels takes: 58 s of wall clock (40 s
+# of CPU) for ``game.compile_kernels`` with an empty cache, on 2 cores shared with a
+# training run (2026-12-04).
+COMPILE_SECONDS = 60
+
+
 def kernel(function: F) -> F:
     """``numba.njit`` with the on-disk cache, typed so that callers keep the signature."""
     return cast(F, numba.njit(cache=True, nogil=True)(function))
+
+
+def uncached(dispatchers: Iterable[Any]) -> bool:
+    """Some dispatcher is not compiled in this process and has no usable on-disk cache
+    entry (none, or one numba would reject: a changed source, another numba), so its
+    first call compiles. Reads numba's cache index, which takes microseconds; when
+    numba's internals are not as expected it says False (no announcement). Give kernels
+    that Python calls: one called only from other kernels is compiled into them and may
+    have no index of its own."""
+    for dispatcher in dispatchers:
+        if dispatcher.signatures:
+            continue
+        try:
+            if not dispatcher._cache._cache_file._load_index():
+                return True
+        except Exception:  # another numba's internals: stay quiet
+            return False
+    return False
+
+
+_announced: list[bool] = []
+
+
+def announce_compile(dispatchers: Iterable[Any], seconds: int = COMPILE_SECONDS) -> bool:
+    """Once per process: print ``zolik: compiling ... (first run only, about N s)`` on
+    stderr when one of ``dispatchers`` has to be compiled (``uncached``). Returns whether
+    it printed."""
+    if _announced:
+        return False
+    _announced.append(True)
+    if not uncached(dispatchers):
+        return False
+    print(f"zolik: compiling the rules core's kernels with numba (first run only, about "
+          f"{seconds} s; later runs load them from the cache)", file=sys.stderr, flush=True)
+    return True
 
 
 def inline_kernel(function: F) -> F:
