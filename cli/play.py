@@ -3,6 +3,7 @@
     zolik play                                   cz, 2 players, against the planner
     zolik play --preset sk --players 3 --opponents greedy pretrained:cz_2p
     zolik play --preset jolly --match            a match to jolly's target, scores kept
+    zolik play --match --match-length 3 --opening-points 51   a cz match of three deals
     zolik play --host 0.0.0.0 --players 3 --humans 2   a room: a friend joins by its code
     zolik play --no-browser --port 8765          serve only; open the printed address
 
@@ -20,6 +21,7 @@ import pathlib
 import sys
 import threading
 import webbrowser
+from typing import Any
 
 from agents.registry import make_agent
 from zolik_env.rummy import options
@@ -36,6 +38,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--match", action="store_true",
                         help="play deals to the preset's match end (cz: match_deals, sk and "
                              "jolly: their target), with running scores")
+    parser.add_argument("--opening-points", type=int, default=None, metavar="N",
+                        help="meld points the first melding must reach (default: the preset's: "
+                             "cz 42, sk 51, jolly 40)")
+    parser.add_argument("--match-length", type=int, default=None, metavar="N",
+                        help="with --match: cz deals in the match (default 1); sk and jolly: "
+                             "the target score (default 1000 and 250)")
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--host", default="127.0.0.1",
                         help="address to listen on; 0.0.0.0 lets friends on your network join "
@@ -59,12 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     bots = args.players - args.humans
     if bots and len(args.opponents) not in (1, bots):
         parser.error(f"--opponents: give one spec or {bots}, got {args.opponents}")
-    rules = options.preset(args.preset, num_players=args.players)
-    for spec in args.opponents:  # named before the server starts
-        try:
-            make_agent(spec, rules)
-        except ValueError as err:
-            parser.error(f"--opponents {spec}: {err}")
+    rule_options = checked_rules(parser, args)
     try:
         import uvicorn
 
@@ -73,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"the web table needs the [play] extra: pip install -e '.[play]' ({err})")
     app = create_app(pathlib.Path(args.games), {
         "preset": args.preset, "players": args.players, "opponents": args.opponents,
-        "match": args.match, "humans": args.humans,
+        "match": args.match, "humans": args.humans, "options": rule_options,
         **({"seed": args.seed} if args.seed is not None else {})},
         hosts=[args.host, *args.allow_host])
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
@@ -86,6 +89,28 @@ def main(argv: list[str] | None = None) -> int:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return 0
+
+
+def checked_rules(parser: argparse.ArgumentParser, args: argparse.Namespace) -> dict[str, Any]:
+    """The rule options the command sets (``--opening-points``, ``--match-length``), after
+    checking them and that every ``--opponents`` spec builds and plays those rules."""
+    rule_options: dict[str, Any] = {}
+    if args.opening_points is not None:
+        rule_options["opening_points"] = args.opening_points
+    if args.match_length is not None:
+        if not args.match:
+            parser.error("--match-length needs --match")
+        rule_options["match_deals" if args.preset == "cz" else "match_target"] = args.match_length
+    try:
+        rules = options.preset(args.preset, num_players=args.players, **rule_options)
+    except ValueError as err:
+        parser.error(str(err))
+    for spec in args.opponents:  # named before the server starts: they play these rules
+        try:
+            make_agent(spec, rules)
+        except ValueError as err:
+            parser.error(f"--opponents {spec}: {err}")
+    return rule_options
 
 
 def check_games_folder(parser: argparse.ArgumentParser, folder: pathlib.Path) -> None:

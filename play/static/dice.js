@@ -41,7 +41,7 @@ function render() {
     PIPS[face].forEach((cell) => { const pip = document.createElement("i"); pip.style.gridArea = cell; pips.appendChild(pip); });
     const key = document.createElement("span");
     key.className = "key";
-    key.textContent = String(i + 1);  // the key that keeps it
+    key.textContent = String(i + 1) + (kept.has(i) ? " kept" : "");  // the key that keeps it
     die.append(pips, key);
     die.onclick = () => { kept.has(i) ? kept.delete(i) : kept.add(i); render(); };
     return die;

@@ -232,6 +232,10 @@ $("skip").onclick = () => { skipping = true; };
   if (defaults.opponents) form.opponents.value = defaults.opponents.join(" ");
   form.match.checked = Boolean(defaults.match);
   if (defaults.humans) form.humans.value = String(defaults.humans);
+  const given = defaults.options || {};
+  if (given.opening_points !== undefined) form.opening_points.value = String(given.opening_points);
+  const length = given.match_deals ?? given.match_target;
+  if (length !== undefined) form.match_length.value = String(length);
   $("offered").replaceChildren(...defaults.offered.map((spec) => { const o = el("option"); o.value = spec; return o; }));
   form.dataset.loaded = "settings";  // the form now holds the command's settings
   if (game) {

@@ -174,5 +174,13 @@ function renderEnd(v) {
     link.textContent = " Watch it in the replay viewer";
     foot.appendChild(link);
   }
+  if (over) {
+    const again = document.createElement("button");
+    again.className = "primary";
+    again.id = "play-again";
+    again.textContent = "New game";
+    again.onclick = () => newGame();
+    foot.append(" ", again);
+  }
   box.replaceChildren(head, table, foot);
 }

@@ -55,7 +55,7 @@ function renderStatus() {
     ? `deal over: ${view.winner >= 0 ? name(view.winner) + " went out" : "no winner"}; scores ${view.scores.join(", ")}`
     : (myTurn() ? `Your turn: ${view.phase === "draw" ? "draw a card" : "meld, lay off, then discard"}` : `${name(view.current)} is playing`);
   const me = view.seats[view.seat];
-  $("status").textContent = `${view.rules}, round ${view.now?.round ?? "-"}, you are seat ${view.seat}` +
+  $("status").textContent = `${view.rules}${view.now ? ", round " + view.now.round : ""}, you are seat ${view.seat}` +
     ` (${me.opened ? "opened" : "not opened"}). ${status}`;
 }
 
@@ -179,6 +179,7 @@ function render() {
   $("room").textContent = view.room
     ? `room ${view.room}: friends join with this code; seats taken ${view.humans.join(", ")}` : "";
   renderEnd(view);
+  $("me").classList.toggle("over", view.done);
   $("log").scrollTop = $("log").scrollHeight;
   if (focusAt !== null && document.activeElement === document.body) {
     document.querySelector(`#hand .card[data-index="${focusAt}"]`)?.focus();

@@ -289,7 +289,12 @@ def test_table_game__bots_only_see_their_seat(tmp_path):
 @pytest.mark.parametrize(("argv", "shown"), [(["--opponents", "wizard"], "wizard"),
                                              (["--port", "0"], "--port"),
                                              (["--players", "3", "--opponents", "a", "b", "c"],
-                                              "give one spec or 2")])
+                                              "give one spec or 2"),
+                                             (["--players", "4", "--opponents",
+                                               "pretrained:cz_2p"], "pretrained:cz_2p"),
+                                             (["--opening-points", "999"], "999"),
+                                             (["--match-length", "3"], "needs --match"),
+                                             (["--match", "--match-length", "0"], "0")])
 def test_cli__bad_options_are_one_line_before_the_server_starts(argv, shown, capsys):
     from cli import play
 
