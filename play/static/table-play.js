@@ -41,11 +41,10 @@ function meldSelected() {
   const {exact, starts} = meldOptions(view, cards);
   if (exact.length === 1) return playThenLay(exact[0], [], null);
   if (exact.length > 1) return choose("Which meld? (where the joker stands)", exact, (m) => playThenLay(m, [], null));
-  if (starts.length === 1) return playThenLay(starts[0], without(cards, words(starts[0]).slice(1)), null);
-  if (starts.length > 1) {
-    return choose("Lay which three first? (the rest go on it)", starts,
-                  (m) => playThenLay(m, without(cards, words(m).slice(1)), null));
-  }
+  // more than three cards: three of them first (without a joker where it can), the rest
+  // laid off on the new meld; a card that does not fit stays selected, saying so
+  const first = starts.find((m) => !m.text.includes("JK")) || starts[0];
+  if (first) return playThenLay(first, without(cards, words(first).slice(1)), null);
   say(meldReason(view, cards));
 }
 

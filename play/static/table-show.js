@@ -93,6 +93,18 @@ function describe(move) {
   return move;
 }
 
+// what the jokers of a run pattern stand for: "joker as 8♣" ("" for a set)
+const RUN_RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
+function jokerMeaning(cards) {
+  const at = cards.findIndex((c) => !c.startsWith("JK"));
+  const natural = parseCard(cards[at]), suits = new Set(cards.filter((c) => !c.startsWith("JK")).map((c) => c.slice(-1)));
+  if (suits.size !== 1 || at < 0) return "";
+  let base = RUN_RANKS.indexOf(natural.rank);
+  if (base === 0 && cards.slice(at + 1).some((c) => c.startsWith("K"))) base = 13;  // an ace high
+  return cards.map((c, i) => c.startsWith("JK") ? `joker as ${RUN_RANKS[base + i - at] ?? "?"}${SUIT_SYMBOL[natural.suit]}` : "")
+    .filter(Boolean).join(", ");
+}
+
 function seatName(v, seat) {
   if (seat === v.seat) return "you";
   return `seat ${seat} (${v.bots[seat] || "human"})`;
@@ -107,7 +119,7 @@ function choose(title, moves, onPick) {
     button.dataset.id = m.id;
     const w = words(m);
     if (w[0] === "meld") w.slice(1).forEach((c) => button.appendChild(cardNode(c)));
-    button.appendChild(span("text", w[0] === "meld" ? "" : describe(m.text)));
+    button.appendChild(span("text", w[0] === "meld" ? jokerMeaning(w.slice(1)) : describe(m.text)));
     button.onclick = () => { box.hidden = true; onPick(m); };
     return button;
   });

@@ -121,6 +121,10 @@ function renderHand() {
     node.addEventListener("dragstart", (event) => event.dataTransfer.setData("text/plain", c));
     if (selected.includes(i)) node.classList.add("selected");
     if (hintCards.includes(c)) node.classList.add("hinted");
+    if (view.now?.must_use === c && view.current === view.seat) {  // the taken discard to lay
+      node.classList.add("must");
+      node.title = "taken from the pile: lay it this turn";
+    }
     node.onclick = () => { focusAt = i; toggle(i); };
     return node;
   }));

@@ -14,7 +14,7 @@ from play.explain import deal_end, opening_meter
 from play.server import create_app
 from play.session import TableGame
 from tests.play.test_web_table import _browser, local_client, start
-from zolik_env.rummy import actions, game, rules, scoring
+from zolik_env.rummy import actions, game, rules, scenario, scoring
 from zolik_env.rummy.render import meld_text
 
 AT_MOVE_1 = "document.getElementById('where').textContent.startsWith('move 1 ')"
@@ -273,3 +273,37 @@ def test_browser__the_replay_viewer_lists_the_games_and_opens_a_finished_one(tmp
         other.add_init_script(f"localStorage.setItem('zolik-games', '{json.dumps(saved)}')")
         other.goto(f"http://127.0.0.1:{port}/replay#game={done_id}")
         other.wait_for_function(AT_MOVE_1)
+
+
+def test_browser__a_jokers_place_is_asked_and_four_cards_meld_at_once(tmp_path):
+    app = create_app(tmp_path / "games")
+    client = local_client(app)
+    game_id, headers, _ = start(client)
+    table = client.app.state.games[game_id]
+    table.state = scenario.make_state(  # seat 0 opened, to meld after its draw
+        table.rules, hands=["5H 6H 7H 8H JK JK 9C 10C 2D KS", "2S 3S 4C 5D 8D"],
+        stock="KD QS 3H 4H", discard="4C", phase="play", opened=[True, True])
+    with _browser(app) as (browser, port):
+        page = browser.new_page()
+        page.add_init_script(f"localStorage.setItem('zolik-game', JSON.stringify("
+                             f"{{id: '{game_id}', token: '{headers['X-Seat-Token']}'}}))")
+        page.goto(f"http://127.0.0.1:{port}/?delay=0")
+        page.wait_for_selector("#hand .card")
+        _select(page, ["JK", "9C", "10C"])
+        page.click("#meld")  # the joker is the 8C or the JC: asked
+        page.wait_for_selector("#choice:not([hidden]) .option")
+        assert page.locator("#choice .option").count() == 2
+        page.click("#choice .option:has([data-card='JK']:nth-child(3))")
+        page.wait_for_selector(".meld[data-slot='0']")
+        assert page.locator(".meld[data-slot='0'] .card").nth(2).get_attribute(
+            "data-card") == "JK(JC)"
+        _select(page, ["5H", "6H", "7H", "8H"])
+        page.click("#meld")  # four cards: a meld and a lay-off, no question
+        page.wait_for_function("document.querySelectorAll('.meld[data-slot=\"1\"] .card')"
+                               ".length === 4")
+        _select(page, ["JK"])
+        page.click(".meld[data-slot='1']")  # either end: asked
+        page.click("#choice .option >> text=high end")
+        page.wait_for_function("document.querySelectorAll('.meld[data-slot=\"1\"] .card')"
+                               ".length === 5")
+        assert _view(client, page)["melds"][1]["cards"][-1] == "JK(9H)"
