@@ -1,7 +1,8 @@
 """``zolik play``: play Žolík against the kit's agents in the browser.
 
     zolik play                                   cz, 2 players, against the planner
-    zolik play --preset sk --players 3 --opponents greedy pretrained:cz_2p
+    zolik play --preset sk --players 3 --opponents greedy planner
+    zolik play --opponents pretrained:cz_2p      the shipped bot (it plays cz, 2 players)
     zolik play --preset jolly --match            a match to jolly's target, scores kept
     zolik play --match --match-length 3 --opening-points 51   a cz match of three deals
     zolik play --host 0.0.0.0 --players 3 --humans 2   a room: a friend joins by its code

@@ -184,6 +184,8 @@ function render() {
     ? `room ${view.room}: friends join with this code; seats taken ${view.humans.join(", ")}` : "";
   renderEnd(view);
   $("me").classList.toggle("over", view.done);
+  document.querySelector("#how .opening-need").textContent = String(view.options.opening_points);
+  document.querySelector("#how .clean-need").hidden = !view.options.opening_needs_clean_run;
   $("log").scrollTop = $("log").scrollHeight;
   if (focusAt !== null && document.activeElement === document.body) {
     document.querySelector(`#hand .card[data-index="${focusAt}"]`)?.focus();

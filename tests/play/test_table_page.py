@@ -5,7 +5,9 @@ animated, the deal's end with every hand, a phone's viewport, the replay list; a
 explanations the page gets (``play.explain``) held to the readable rules API."""
 
 import json
+import pathlib
 import re
+import shlex
 
 import numpy as np
 import pytest
@@ -307,3 +309,35 @@ def test_browser__a_jokers_place_is_asked_and_four_cards_meld_at_once(tmp_path):
         page.wait_for_function("document.querySelectorAll('.meld[data-slot=\"1\"] .card')"
                                ".length === 5")
         assert _view(client, page)["melds"][1]["cards"][-1] == "JK(9H)"
+
+
+def _play_commands():
+    """The ``zolik play`` lines of docs/play.md's bash blocks and of the command's help."""
+    from cli import play
+
+    docs = pathlib.Path(__file__).resolve().parents[2] / "docs" / "play.md"
+    found = []
+    for block in re.findall(r"```bash\n(.*?)```", docs.read_text(encoding="utf-8"), re.S):
+        found += [line.split(" #")[0].strip() for line in block.splitlines()]
+    found += [line.strip().split("   ")[0] for line in play.__doc__.splitlines()]
+    return sorted({c for c in found if c.startswith("zolik play")})
+
+
+@pytest.mark.parametrize("command", _play_commands())
+def test_doc_command__zolik_play_deals_a_table_as_written(command, tmp_path, monkeypatch):
+    """Each example starts (the server replaced by a test client) and its settings deal a
+    table: the opponents play the rules, the page gets a view."""
+    from cli import play
+
+    served = {}
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("uvicorn.run", lambda app, **kw: served.update(app=app, **kw))
+    argv = shlex.split(command)[2:]
+    assert play.main([*argv, *([] if "--no-browser" in argv else ["--no-browser"])]) == 0
+    client = local_client(served["app"])
+    settings = client.get("/api/settings").json()
+    body = {k: settings[k] for k in ("preset", "players", "opponents", "match", "humans",
+                                     "options")}
+    made = client.post("/api/games", json=body)
+    assert made.status_code == 200, made.text
+    assert made.json()["players"] == settings["players"] and made.json()["hand"]
