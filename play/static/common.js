@@ -44,10 +44,15 @@ function cardNode(text, tag = "span") {
   node.className = "card face";
   node.dataset.card = text;
   node.setAttribute("aria-label", cardLabel(text));
+  if (c.joker && c.stands) {  // on the table: gold, with the card it stands for
+    const meant = parseCard(c.stands), corner = meant.rank + "\n" + SUIT_SYMBOL[meant.suit];
+    node.classList.add("joker", "stands-for", "HD".includes(meant.suit) ? "red" : "black");
+    node.append(span("corner", corner), span("pip", "★"), span("corner low", corner));
+    return node;
+  }
   if (c.joker) {
     node.classList.add("joker");
     node.append(span("corner", "★"), span("pip", "JOKER"));
-    if (c.stands) node.append(span("stands", "= " + cardLabel(c.stands)));
     return node;
   }
   node.classList.add(SUIT_NAME[c.suit], "HD".includes(c.suit) ? "red" : "black");

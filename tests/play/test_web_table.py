@@ -264,7 +264,10 @@ def test_browser__a_person_starts_a_game_plays_moves_and_comes_back(tmp_path):
         assert page.inner_text("#hint-text").startswith("greedy would play")
         page.click("#all-moves summary")  # the move list, for keyboard users
         assert page.locator(".move.hinted").count() == 1
-        page.focus("#hand .card >> nth=0")
+        page.focus("#hand .card >> nth=1")
+        page.keyboard.press("ArrowLeft")  # arrows move between the cards
+        first = page.get_attribute("#hand .card >> nth=0", "data-index")
+        assert page.evaluate("document.activeElement.dataset.index") == first
         page.keyboard.press(" ")  # select the first card, from the keyboard
         page.keyboard.press("Enter")  # and discard it: the first turn is a discard only
         page.wait_for_function("document.querySelectorAll('#log-list li').length >= 2")
