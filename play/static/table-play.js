@@ -156,7 +156,14 @@ setInterval(async () => {
   if (!waiting) return;
   try {
     const next = await api("GET", `/api/games/${game.id}`);
-    if (next.moves_so_far !== view.moves_so_far || next.deal !== view.deal) { view = next; render(); }
+    if (next.deal !== view.deal) { view = next; render(); return; }
+    const fresh = next.moves_so_far - view.moves_so_far;  // the other seats' moves since
+    if (fresh <= 0 || busy) return;
+    busy = true;
+    try { await animate(view, {...next, played: next.log.slice(-Math.min(fresh, next.log.length))}, null); }
+    finally { busy = false; }
+    view = next;
+    render();
   } catch { /* the next tick asks again */ }
 }, 1500);
 

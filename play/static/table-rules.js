@@ -70,10 +70,12 @@ function reasons(view) {
     const take = view.moves.some((m) => m.text.startsWith("take discard"));
     out.push("Draw: click the stock" + (take ? ", or the discard pile to take its top card." : "."));
     if (!take && view.discard.length) {
+      const mustLay = view.options.scoring !== "laid";  // cz and sk: a taken discard is laid at once
       out.push(now.pickup_needs_opened && !view.seats[view.seat].opened
         ? "The discard pile is for opened players only (you have not opened)."
-        : view.options.scoring !== "laid" ? "The top discard may be taken only when you can lay it in a meld this turn."
-          : "The discard pile cannot be taken now.");
+        : mustLay && !now.may_meld ? `A taken discard must be laid the same turn, and melding starts in round ${now.meld_from_round}: draw from the stock.`
+          : mustLay ? "The top discard may be taken only when you can lay it in a meld this turn."
+            : "The discard pile cannot be taken now.");
     }
     return out;
   }
