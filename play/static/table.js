@@ -184,6 +184,7 @@ function render() {
     ? `room ${view.room}: friends join with this code; seats taken ${view.humans.join(", ")}` : "";
   renderEnd(view);
   $("me").classList.toggle("over", view.done);
+  $("me").hidden = view.done && !view.hand.length;  // went out: the scores say the rest
   document.querySelector("#how .opening-need").textContent = String(view.options.opening_points);
   document.querySelector("#how .clean-need").hidden = !view.options.opening_needs_clean_run;
   $("log").scrollTop = $("log").scrollHeight;
