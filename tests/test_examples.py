@@ -18,7 +18,7 @@ def load_example(name):
 
 
 def test_examples__each_has_a_test_here():
-    tested = {"ismcts_vs_planner.py"}
+    tested = {"ismcts_vs_planner.py", "ppo_plain_torch.py"}
     assert {p.name for p in (ROOT / "examples").glob("*.py")} == tested
 
 
@@ -28,3 +28,11 @@ def test_ismcts_vs_planner__plays_deals_and_prints_the_mean(capsys):
                                                "--preset", "sk"])
     out = capsys.readouterr().out
     assert "deal 0: returns" in out and "over 1 deals" in out
+
+
+def test_ppo_plain_torch__trains_and_measures_against_random(capsys):
+    load_example("ppo_plain_torch.py").main(["--minutes", "0.02", "--num-envs", "8",
+                                             "--steps", "8", "--eval-deals", "2"])
+    out = capsys.readouterr().out
+    assert "learner steps in" in out
+    assert "plain_ppo - random on 2 held-out duplicate deals: points per deal" in out
