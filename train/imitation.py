@@ -19,16 +19,12 @@ processes can make it side by side and its bytes do not depend on how many did.
 
 from __future__ import annotations
 
-import concurrent.futures as cf
 import dataclasses
 import hashlib
 import itertools
 import json
-import multiprocessing
 import pathlib
-import queue
 import sys
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -36,11 +32,11 @@ import numpy as np
 from agents.features.hand_features import FEATURE_VERSION, augment, feature_size
 from agents.learned.legacy import spec_of
 from agents.registry import make_agent
-from eval.lifeline import die_with_parent
 from train.config import check_teacher
+from train.search_labels import search_labels
+from train.work_pool import in_processes, make_bar, progress_bar
 from zolik_env.envs.zolik_common import shape_rewards
 from zolik_env.rummy import actions, game
-from zolik_env.rummy.belief import InfoState
 from zolik_env.rummy.observe import critic_view, observe
 from zolik_env.rummy.options import RuleSet, rule_options_of
 from zolik_env.seeds import TRAIN_SEED_LIMIT
@@ -115,17 +111,15 @@ def collect(rules: RuleSet, teacher: str = "planner", decisions: int = 100_000, 
     are gathered (deals still running at the end are dropped). The deals are numbered from
     ``first_deal``; ``bar`` (with ``update(n)``) replaces the progress bar.
 
-    ``teacher`` may be a search agent (``pimc:...``), which labels each decision from
-    the acting seat's information state (``search_labels``); it is slow, so it labels a
-    DAgger round's decisions rather than a warm start's.
+    A search teacher (``pimc:...``, slow: a DAgger round's) labels from the acting seat's
+    information state (``train.search_labels``).
 
     With ``driver`` (a Policy, e.g. the cloned network) the driver's moves are played and
     the teacher only labels each decision with the move it would make there (DAgger, Ross,
     Gordon & Bagnell 2011): the samples then cover the states the learner itself reaches,
     where its mistakes lead, and the returns are the driver's.
     """
-    searcher = teacher.partition(":")[0] == "pimc"
-    if not searcher:
+    if not (searcher := teacher.partition(":")[0] == "pimc"):
         check_teacher(teacher)
     policy = make_agent(teacher, rules)
     rng = np.random.default_rng([seed, first_deal])
@@ -140,7 +134,7 @@ def collect(rules: RuleSet, teacher: str = "planner", decisions: int = 100_000, 
     deals = _Deals(num_deals)
     out: list[tuple[Any, ...]] = []
     own_bar = bar is None
-    bar = _progress(decisions, progress) if own_bar else bar
+    bar = progress_bar(decisions, progress) if own_bar else bar
     while len(out) < decisions:
         obs = observe(rules, state, state.current)
         mask = game.legal_action_mask(rules, state)
@@ -170,18 +164,6 @@ def collect(rules: RuleSet, teacher: str = "planner", decisions: int = 100_000, 
                        critic=np.stack([s[4] for s in out]))
 
 
-def search_labels(policy: Any, rules: RuleSet, state: Any,
-                  rng: np.random.Generator) -> np.ndarray:
-    """int64 (B,): a search agent's move for the seat to act in each deal, from that
-    seat's information state (``zolik_env.rummy.belief.InfoState``: its own view, and
-    worlds sampled from its belief; never the deal itself); 0 for finished deals."""
-    out = np.zeros(state.batch_size, np.int64)
-    for b in np.flatnonzero(~state.done):
-        info = InfoState(rules, state.take(np.array([b])), int(state.current[b]))
-        out[b] = policy.act_info(info, rng)
-    return out
-
-
 def collect_shards(rules: RuleSet, teacher: str, decisions: int, seed: int, gamma: float,
                    reward: str, progress: bool = False, workers: int = 1) -> TeacherData:
     """``TEACHER_SHARDS`` ``collect`` parts of ``decisions / TEACHER_SHARDS`` samples each,
@@ -191,7 +173,7 @@ def collect_shards(rules: RuleSet, teacher: str, decisions: int, seed: int, gamm
     jobs = [{"rules": rules, "teacher": teacher, "decisions": per_part, "seed": seed,
              "gamma": gamma, "reward": reward, "first_deal": part * _SHARD_DEALS}
             for part in range(TEACHER_SHARDS)]
-    return concat(*_in_processes(collect, jobs, workers, _progress(decisions, progress)))
+    return concat(*in_processes(collect, jobs, workers, progress_bar(decisions, progress)))
 
 
 def with_features(data: TeacherData, rules: RuleSet, features: str,
@@ -204,9 +186,9 @@ def with_features(data: TeacherData, rules: RuleSet, features: str,
     bounds = np.linspace(0, len(data), max(1, min(workers, len(data))) + 1).astype(int)
     jobs = [{"obs": data.obs[start:end], "rules": rules, "features": features}
             for start, end in itertools.pairwise(bounds)]
-    bar = _bar(len(data), "hand features", "obs", progress)
+    bar = make_bar(len(data), "hand features", "obs", progress)
     return dataclasses.replace(data, obs=np.concatenate(
-        _in_processes(_augment, jobs, workers, bar)))
+        in_processes(_augment, jobs, workers, bar)))
 
 
 def _augment(obs: np.ndarray, rules: RuleSet, features: str, bar: Any) -> np.ndarray:
@@ -218,46 +200,6 @@ def _augment(obs: np.ndarray, rules: RuleSet, features: str, bar: Any) -> np.nda
     return np.concatenate(out)
 
 
-class _QueueBar:
-    """A worker's progress bar: its updates go to the parent's bar through ``ticks``."""
-
-    def __init__(self, ticks: Any) -> None:
-        self.ticks = ticks
-
-    def update(self, n: int) -> None:
-        self.ticks.put(n)
-
-
-def _in_processes(fn: Callable[..., Any], jobs: list[dict[str, Any]], workers: int,
-                  bar: Any) -> list[Any]:
-    """``[fn(**job, bar=...) for job in jobs]``, in up to ``workers`` processes, with every
-    job's progress shown on ``bar`` (closed at the end)."""
-    if workers <= 1 or len(jobs) <= 1:
-        results = [fn(**job, bar=bar) for job in jobs]
-        bar.close()
-        return results
-    context = multiprocessing.get_context("spawn")
-    with context.Manager() as manager, cf.ProcessPoolExecutor(
-            min(workers, len(jobs)), mp_context=context, initializer=die_with_parent) as pool:
-        ticks = manager.Queue()
-        futures = [pool.submit(fn, **job, bar=_QueueBar(ticks)) for job in jobs]
-        pending: set[cf.Future[Any]] = set(futures)
-        while pending:
-            _, pending = cf.wait(pending, timeout=0.5)
-            _drain(ticks, bar)
-        results = [future.result() for future in futures]
-    bar.close()
-    return results
-
-
-def _drain(ticks: Any, bar: Any) -> None:
-    while True:
-        try:
-            bar.update(ticks.get_nowait())
-        except queue.Empty:
-            return
-
-
 def concat(*parts: TeacherData) -> TeacherData:
     """One dataset of the samples of ``parts``, in order (without critic views unless
     every part has them: a cache from before they were recorded has none)."""
@@ -265,16 +207,6 @@ def concat(*parts: TeacherData) -> TeacherData:
         parts = tuple(dataclasses.replace(p, critic=p.critic[:, :0]) for p in parts)
     return TeacherData(**{f.name: np.concatenate([getattr(p, f.name) for p in parts])
                           for f in dataclasses.fields(TeacherData)})
-
-
-def _progress(total: int, enabled: bool) -> Any:
-    return _bar(total, "teacher decisions", "dec", enabled)
-
-
-def _bar(total: int, desc: str, unit: str, enabled: bool) -> Any:
-    from tqdm import tqdm
-
-    return tqdm(total=total, desc=desc, unit=unit, disable=not enabled, mininterval=2)
 
 
 TEACHER_DATA_VERSION = 2  # 2: the compiled planner, each decision from its observation alone
@@ -371,7 +303,7 @@ def clone(policy: Any, data: TeacherData, epochs: int = 3, batch_size: int = 512
     optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate)
     policy.set_training_mode(True)
     batches = max(1, n_train // batch_size)
-    bar = _bar(epochs * batches, "cloning the teacher", "batch", progress)
+    bar = make_bar(epochs * batches, "cloning the teacher", "batch", progress)
     for _ in range(epochs):
         for rows in np.array_split(gen.permutation(n_train), batches):
             values, log_prob, _ = _evaluate(policy, data, rows)
