@@ -18,6 +18,7 @@ from agents.learned import ppo as ppo_agent
 from agents.learned.net_spec import SPEC_VERSION, NetSpec
 from agents.learned.ppo import ScaledObs
 from agents.learned.ppo_net import LeanMaskablePolicy
+from tests.agents.networks import spec_net
 from zolik_env.rummy import game, rules
 from zolik_env.rummy.observe import observe
 
@@ -42,16 +43,33 @@ def format_one(saved):
             "state_dict": saved["state_dict"]}
 
 
-def test_the_shipped_bot__holds_its_spec_and_plays_as_its_format_one_layout():
+def test_the_shipped_bot__holds_its_spec_and_plays():
     cz = rules.preset("cz")
     saved = torch.load(pretrained.BOTS / "cz_2p.pt", map_location="cpu", weights_only=True)
     assert saved["format"] == pretrained.FORMAT == 2
     spec = NetSpec.from_dict(saved["net_spec"])
     assert spec.rule_set() == cz and spec.obs_features == "hand+discard"
     assert NetSpec.from_dict(spec.to_dict()) == spec
+    bot = ppo_agent.PPOPolicy(pretrained.unpack(saved, cz, "cz_2p"), rules=cz)
+    assert bot.spec == spec
+    obs, mask = some_states(cz)
+    probs = bot.probabilities(obs, mask)
+    assert np.allclose(probs.sum(1), 1) and not (probs[~mask] > 0).any()
+
+
+def test_a_format_one_bot__loads_through_the_converter_and_plays_as_written():
+    """Format 1 wrote flat fields, and its discard prior could only be the default
+    planner's: such a bot (a network of the shipped bot's layout, with that prior) loads
+    through the converter to the same spec and plays as its format-2 form."""
+    cz = rules.preset("cz")
+    shipped = NetSpec.from_dict(torch.load(pretrained.BOTS / "cz_2p.pt", map_location="cpu",
+                                           weights_only=True)["net_spec"])
+    net = spec_net(shipped.net_arch, cz, shipped.obs_features, plan_prior=shipped.plan_prior,
+                   discard_prior=True, prior_scale=shipped.prior_scale)
+    saved = pretrained.pack(net, cz)
     now = ppo_agent.PPOPolicy(pretrained.unpack(saved, cz, "cz_2p"), rules=cz)
     old = ppo_agent.PPOPolicy(pretrained.unpack(format_one(saved), cz, "cz_2p"), rules=cz)
-    assert old.spec == now.spec == spec
+    assert old.spec == now.spec == NetSpec.from_dict(saved["net_spec"])
     obs, mask = some_states(cz)
     np.testing.assert_array_equal(old.probabilities(obs, mask), now.probabilities(obs, mask))
 
