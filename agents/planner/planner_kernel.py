@@ -38,6 +38,7 @@ from agents.planner.sim_table import (
     B_NTAB,
     B_OPENED,
     B_TAKEN,
+    T_NEW,
     as_rows,
     fits_table,
     fresh,
@@ -138,7 +139,7 @@ def play_step(t: PlanTables, w: np.ndarray, obs: np.ndarray, mask: np.ndarray,
     of ``choice_kernel``); a safe legal move where the plan's step is not allowed."""
     bi, tab, may = read_input(t, obs)
     hand = bi[B_HAND:B_HAND + NUM_KINDS].copy()
-    if not bi[B_OPENED] and (tab[:bi[B_NTAB], 3] > 0).any():
+    if not bi[B_OPENED] and (tab[:bi[B_NTAB], T_NEW] > 0).any():
         start, start_tab = turn_start(bi, tab)
         plan = (planner_plan(t, w, obs, start, start_tab, may) if who == PLANNER
                 else greedy_plan(t, start, start_tab, may))
