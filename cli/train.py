@@ -122,7 +122,10 @@ def main(argv: list[str] | None = None) -> int:
         result = run(cfg, run_dir, minutes=args.minutes)
     except OSError as error:  # a full disk or a read-only run_root: one line
         raise SystemExit(f"zolik train: {error}") from None
-    print(f"{result.run_dir}: {result.steps} steps in {result.seconds:.0f} s; "
+    rewound = (f" (stopped inside a rollout at step {result.played:,}: the checkpoint keeps "
+               f"the rollout's start, which a resumed run plays again)"
+               if result.played > result.steps else "")
+    print(f"{result.run_dir}: {result.steps:,} steps in {result.seconds:.0f} s{rewound}; "
           f"last checkpoint {result.final}")
     return 0
 

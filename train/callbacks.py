@@ -202,7 +202,14 @@ class TrainCallback(BaseCallback):
                 "eval_s": round(self.seconds["eval"], 2),
                 "steps_per_s": round(steps / max(1e-9, time.time() - self.start), 1)}
 
-    def close(self) -> None:
+    def close(self, kept: int | None = None, played: int | None = None) -> None:
+        """Close the bar, its last line showing the step count the checkpoint keeps
+        (``kept``), the same as the run's summary; a session stopped inside a rollout says
+        how many steps it played past that point, which a resumed run plays again."""
         if self.bar is not None:
+            if kept is not None:
+                extra = {} if played in (None, kept) else {"played": played}
+                self.bar.set_postfix(steps=kept, **extra, refresh=False)
+                self.bar.refresh()
             self.bar.close()
             self.bar = None

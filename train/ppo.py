@@ -35,6 +35,14 @@ from agents.learned.ppo import write_meta
 from agents.learned.ppo_net import LeanMaskablePolicy
 from agents.registry import make_agent
 from train import resume_state
+from train.budget import (
+    CLONE_SHARE,
+    TEACHER_SHARE,
+    Plan,
+    fit_clone,
+    plan_session,
+    probe_clone_rate,
+)
 from train.config import PPOConfig, make_config, teacher_weights, to_dict
 from train.mask_buffer import use_bool_masks
 from train.runlog import (
@@ -54,10 +62,14 @@ from zolik_env.rummy.observe import critic_view_size
 class RunResult:
     run_dir: pathlib.Path
     steps: int
-    """Learner steps done (the model's ``num_timesteps``)."""
+    """Learner steps done (the model's ``num_timesteps``), as the last checkpoint keeps
+    them: a session stopped inside a rollout goes back to the rollout's start."""
     final: pathlib.Path
     """The last checkpoint (``final.zip`` when training ran to its end or budget)."""
     seconds: float
+    played: int = 0
+    """Learner steps played in this session up to its stop, the steps of an unfinished
+    rollout included (``steps`` is at most this)."""
 
 
 def start_run(cfg: PPOConfig) -> pathlib.Path:
@@ -122,9 +134,11 @@ def _new_model(cfg: PPOConfig, env: Any) -> Any:
     )  # fmt: skip
 
 
-def build(cfg: PPOConfig, run_dir: pathlib.Path) -> tuple[Any, PoolVecEnv, OpponentPool]:
+def build(cfg: PPOConfig, run_dir: pathlib.Path,
+          plan: Plan | None = None) -> tuple[Any, PoolVecEnv, OpponentPool]:
     """Pool, env and model; from the newest intact checkpoint in ``run_dir`` if there is
-    one (the logs then lose what came after it)."""
+    one (the logs then lose what came after it). A new model warm-starts from the teacher
+    as ``plan`` says (default: the config's figures, no budget)."""
     from stable_baselines3.common.vec_env import VecMonitor
 
     model, step = _newest_intact(run_dir / "checkpoints")
@@ -149,7 +163,7 @@ def build(cfg: PPOConfig, run_dir: pathlib.Path) -> tuple[Any, PoolVecEnv, Oppon
     else:
         model = _new_model(cfg, env)
         if cfg.teacher:
-            warm_start(model, cfg, run_dir)
+            warm_start(model, cfg, run_dir, plan or plan_session(cfg, None, True))
     use_bool_masks(model)
     return model, raw, pool
 
@@ -175,21 +189,33 @@ def truncate_logs(run_dir: pathlib.Path, step: int) -> None:
     truncate_csv(run_dir / "eval.csv", "steps", step)
 
 
-def warm_start(model: Any, cfg: PPOConfig, run_dir: pathlib.Path) -> None:
-    """Teach a new model the teacher's moves and returns (``train.imitation``), write what
-    it learned to ``warm_start.json`` and save it as ``checkpoints/step_0.zip``, so a
-    resumed run never repeats it."""
+def warm_start(model: Any, cfg: PPOConfig, run_dir: pathlib.Path, plan: Plan) -> None:
+    """Teach a new model the teacher's moves and returns (``train.imitation``) with the
+    decisions, epochs and workers of ``plan`` (``train.budget``: the config's, or fewer to
+    fit a time budget; with a budget, cloning is fitted again to the time the warm start
+    has left, at the rate measured then); write what it learned to ``warm_start.json``
+    and save it as ``checkpoints/step_0.zip``, so a resumed run never repeats it."""
     from train.imitation import clone, load_or_collect
 
+    began = time.time()
     data = load_or_collect(pathlib.Path(cfg.run_root) / "teacher_cache", cfg.rules(),
-                           cfg.teacher, cfg.teacher_decisions, cfg.seed, cfg.gamma, cfg.reward,
+                           cfg.teacher, plan.decisions, cfg.seed, cfg.gamma, cfg.reward,
                            progress=cfg.progress, features=cfg.obs_features,
-                           critic=cfg.privileged_critic, workers=cfg.torch_threads)
-    report = clone(model.policy, data, epochs=cfg.teacher_epochs,
+                           critic=cfg.privileged_critic, workers=plan.workers)
+    epochs = plan.epochs
+    if plan.budget_s is not None:
+        rate = probe_clone_rate(model.policy, data)
+        left = (TEACHER_SHARE + CLONE_SHARE) * plan.budget_s - (time.time() - began)
+        data, epochs = fit_clone(data, plan.epochs, rate, left)
+        print(f"cloning: {epochs} epoch{'s' * (epochs != 1)} of {len(data):,} decisions at "
+              f"the {rate:,.0f} samples/s measured now, to fit the {max(0, left):.0f} s the "
+              f"warm start has left", flush=True)
+    report = clone(model.policy, data, epochs=epochs,
                    learning_rate=cfg.teacher_learning_rate, seed=cfg.seed, progress=cfg.progress)
-    summary: dict[str, Any] = {"teacher": cfg.teacher, **dataclasses.asdict(report)}
-    if cfg.dagger_decisions:
-        report = dagger_round(model, cfg, data)
+    summary: dict[str, Any] = {"teacher": cfg.teacher, "planned": dataclasses.asdict(plan),
+                               **dataclasses.asdict(report)}
+    if plan.dagger_decisions:
+        report = dagger_round(model, cfg, data, plan.dagger_decisions)
         summary["dagger"] = dataclasses.asdict(report)
     (run_dir / "warm_start.json").write_text(json.dumps(summary, indent=1))
     print(f"warm start from {cfg.teacher}: {report.samples} decisions, {report.epochs} "
@@ -201,7 +227,7 @@ def warm_start(model: Any, cfg: PPOConfig, run_dir: pathlib.Path) -> None:
 DAGGER_SEED_OFFSET = 1_000  # the DAgger round plays other deals than the teacher's
 
 
-def dagger_round(model: Any, cfg: PPOConfig, data: Any) -> Any:
+def dagger_round(model: Any, cfg: PPOConfig, data: Any, decisions: int | None = None) -> Any:
     """One DAgger round: the cloned network plays, the labeller (``dagger_teacher``, else
     the teacher) labels its decisions, and the network learns the teacher's data and these
     together (a search's labels alone); the ``CloneReport``."""
@@ -209,7 +235,7 @@ def dagger_round(model: Any, cfg: PPOConfig, data: Any) -> Any:
     from train.imitation import clone, collect, concat, with_features
 
     labeller = cfg.dagger_teacher or cfg.teacher
-    visited = collect(cfg.rules(), labeller, cfg.dagger_decisions,
+    visited = collect(cfg.rules(), labeller, decisions or cfg.dagger_decisions,
                       cfg.seed + DAGGER_SEED_OFFSET, cfg.gamma, cfg.reward,
                       progress=cfg.progress,
                       driver=PPOPolicy(model.policy, "clone", rules=cfg.rules()))
@@ -238,12 +264,14 @@ def run(cfg: PPOConfig, run_dir: pathlib.Path | None = None,
     torch.set_num_threads(cfg.torch_threads)
     start = time.time()
     run_dir = start_run(cfg) if run_dir is None else pathlib.Path(run_dir)
-    model, env, pool = build(cfg, run_dir)
+    budget = cfg.time_budget_minutes if minutes is None else minutes
+    plan = plan_session(cfg, budget, warm=not checkpoints(run_dir / "checkpoints"))
+    print(plan.describe(cfg), flush=True)
+    model, env, pool = build(cfg, run_dir, plan)
     session = len(list(run_dir.glob("progress*.csv")))  # SB3's CSV writer truncates
     name = "progress.csv" if session == 0 else f"progress.{session}.csv"
     model.set_logger(Logger(str(run_dir), [CSVOutputFormat(str(run_dir / name)),
                                            TensorBoardOutputFormat(str(run_dir / "tb"))]))
-    budget = cfg.time_budget_minutes if minutes is None else minutes
     callback = TrainCallback(cfg, run_dir, env, pool, save_checkpoint, start, budget)
     finished = False
     try:
@@ -255,11 +283,12 @@ def run(cfg: PPOConfig, run_dir: pathlib.Path | None = None,
         print(f"interrupted at step {model.num_timesteps}: saving the checkpoint of this "
               f"rollout's start")
     finally:
+        played = int(model.num_timesteps)
         last = _save_at_exit(model, cfg, run_dir, callback, finished)
-        callback.close()
+        callback.close(int(model.num_timesteps), played)
     if finished:
         last = save_checkpoint(model, cfg, run_dir / "final.zip")
-    return RunResult(run_dir, int(model.num_timesteps), last, time.time() - start)
+    return RunResult(run_dir, int(model.num_timesteps), last, time.time() - start, played)
 
 
 def _save_at_exit(model: Any, cfg: PPOConfig, run_dir: pathlib.Path, callback: Any,
