@@ -70,6 +70,7 @@ TAKE_GAIN = 6.0  # jolly: score a pick-up must add over drawing from the stock
 
 @kernel
 def field(t: PlanTables, obs: np.ndarray, which: int, size: int) -> np.ndarray:
+    """The ``size`` entries of observation field ``which`` (an ``O_*`` index)."""
     start = t.obs[which]
     return obs[start:start + size]
 
@@ -244,17 +245,20 @@ def safe_action(t: PlanTables, mask: np.ndarray, hand: np.ndarray) -> int:
 
 @kernel
 def discard_into(bi: np.ndarray, kind: int) -> None:
+    """End the plan with the discard of ``kind``."""
     step(bi, A.DISCARD_BASE + kind, False)
     bi[B_HAND + kind] -= 1
 
 
 @kernel
 def free_of(bi: np.ndarray) -> np.ndarray:
+    """int64 (53,): the cards of each kind that may end the turn (not taken this turn)."""
     return np.maximum(bi[B_HAND:B_HAND + NUM_KINDS] - bi[B_TAKEN:B_TAKEN + NUM_KINDS], 0)
 
 
 @kernel
 def phase_draw(t: PlanTables, obs: np.ndarray) -> bool:
+    """The seat is to draw (the turn's first decision)."""
     return np.argmax(field(t, obs, O_PHASE, 3)) == PHASE_DRAW
 
 

@@ -55,11 +55,6 @@ def new_plan() -> tuple[np.ndarray, np.ndarray]:
 
 
 @kernel
-def copy_plan(bi: np.ndarray, tab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    return bi.copy(), tab.copy()
-
-
-@kernel
 def as_rows(items: list) -> np.ndarray:
     """int64 array of a list of meld-table rows (a typed list inside kernels)."""
     out = np.empty(len(items), np.int64)
@@ -81,6 +76,7 @@ def fresh(bi: np.ndarray, tab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 @kernel
 def _end_gap(cells: np.ndarray, c: int) -> bool:
+    """Cell ``c`` of a run is empty and next to a card: just outside one of its ends."""
     if cells[c] != 0:
         return False
     return (c > 0 and cells[c - 1] != 0) or (c < HIGH and cells[c + 1] != 0)
@@ -179,6 +175,7 @@ def free_cards(bi: np.ndarray) -> int:
 
 @kernel
 def step(bi: np.ndarray, action: int, swap: bool) -> None:
+    """Append ``action`` to the plan (``swap``: it frees a joker to the hand)."""
     i = bi[B_NACT]
     bi[B_ACT + i] = action
     bi[B_SWAP + i] = swap
@@ -187,6 +184,7 @@ def step(bi: np.ndarray, action: int, swap: bool) -> None:
 
 @kernel
 def remove(bi: np.ndarray, kind: int) -> None:
+    """A card of ``kind`` leaves the hand (for the table): no longer taken or owed."""
     bi[B_HAND + kind] -= 1
     bi[B_TAKEN + kind] = max(bi[B_TAKEN + kind] - 1, 0)
     if kind == bi[B_MUST]:
