@@ -25,7 +25,7 @@ import numpy as np
 from agents.planner.plan_tables import C_CARDS, C_JOKERS, C_LEN, C_LOW, C_POINTS, C_RUN
 from zolik_env.rummy import actions as A
 from zolik_env.rummy.cards import JOKER, NUM_KINDS, NUM_NATURALS, NUM_RANKS, NUM_SUITS
-from zolik_env.rummy.fits import joker_fits, set_frees_joker
+from zolik_env.rummy.fits import is_run_end_gap, joker_fits, set_frees_joker
 from zolik_env.rummy.jit import kernel
 from zolik_env.rummy.table import meets_opening_kernel
 
@@ -75,14 +75,6 @@ def fresh(bi: np.ndarray, tab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 @kernel
-def _end_gap(cells: np.ndarray, c: int) -> bool:
-    """Cell ``c`` of a run is empty and next to a card: just outside one of its ends."""
-    if cells[c] != 0:
-        return False
-    return (c > 0 and cells[c - 1] != 0) or (c < HIGH and cells[c + 1] != 0)
-
-
-@kernel
 def natural_fit(meld_kind: int, meld_key: int, cells: np.ndarray,
                 kind: int) -> tuple[int, bool, bool]:
     """(cell, at the high end, frees a joker) where natural ``kind`` goes on the meld (an
@@ -91,9 +83,9 @@ def natural_fit(meld_kind: int, meld_key: int, cells: np.ndarray,
         if kind // NUM_RANKS != meld_key:
             return -1, False, False
         rank = kind % NUM_RANKS
-        if cells[rank] == JK or _end_gap(cells, rank):
+        if cells[rank] == JK or is_run_end_gap(cells, rank):
             return rank, False, cells[rank] == JK
-        if rank == 0 and (cells[HIGH] == JK or _end_gap(cells, HIGH)):
+        if rank == 0 and (cells[HIGH] == JK or is_run_end_gap(cells, HIGH)):
             return HIGH, True, cells[HIGH] == JK
     elif meld_kind == SET:
         suit = kind // NUM_RANKS

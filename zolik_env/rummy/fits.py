@@ -12,6 +12,7 @@ Inside kernels, one meld (``cells`` int8 (C,)):
     natural_fits(meld_kind, meld_key, cells, swaps, hand, naturals, ace_high)
     joker_fits(params, meld_kind, cells, ends)
     set_frees_joker(meld_kind, cells)
+    is_run_end_gap(cells, c)  # cell c of a run: empty, just outside one of its ends
 
 Batched, over R deals and M meld slots (``meld_kind``/``meld_key`` (R, M), ``cells``
 (R, M, C) as in ``State``), swaps allowed:
@@ -67,7 +68,7 @@ def set_frees_joker(meld_kind: int, cells: np.ndarray) -> bool:
 
 
 @kernel
-def _is_run_end_gap(cells: np.ndarray, c: int) -> bool:
+def is_run_end_gap(cells: np.ndarray, c: int) -> bool:
     """Cell ``c`` of a run is empty and next to a card: just outside one of its ends."""
     if cells[c] != 0:
         return False
@@ -90,10 +91,10 @@ def natural_fits(meld_kind: int, meld_key: int, cells: np.ndarray, swaps: bool,
         base = meld_key * NUM_RANKS
         for rank in range(NUM_RANKS):
             swap = swaps and cells[rank] == JOKER_CELL
-            if (swap or _is_run_end_gap(cells, rank)) and hand[base + rank] > 0:
+            if (swap or is_run_end_gap(cells, rank)) and hand[base + rank] > 0:
                 naturals[base + rank] = True
         swap = swaps and cells[HIGH_CELL] == JOKER_CELL
-        if (swap or _is_run_end_gap(cells, HIGH_CELL)) and hand[base] > 0:
+        if (swap or is_run_end_gap(cells, HIGH_CELL)) and hand[base] > 0:
             ace_high[meld_key] = True
     elif meld_kind == SET:
         if not swaps and set_frees_joker(meld_kind, cells):
