@@ -387,13 +387,19 @@ def _bad_replay(tmp: Path, text: str) -> Path:
     return path
 
 
-@pytest.mark.parametrize("case", CASES, ids=[f"{c.area}: {c.name}" for c in CASES])
-def test_bad_input__raises_naming_the_value(case: Case, tmp_path: Path) -> None:
+def raised_naming(case: Case, tmp_path: Path) -> str:
+    """The message ``case`` raises, checked to be its error type and to name its values."""
     with pytest.raises(case.error) as caught:
         case.call(tmp_path)
     message = str(caught.value)
     missing = [text for text in case.names if text not in message]
     assert not missing, f"{message!r} does not name {missing}"
+    return message
+
+
+@pytest.mark.parametrize("case", CASES, ids=[f"{c.area}: {c.name}" for c in CASES])
+def test_bad_input__raises_naming_the_value(case: Case, tmp_path: Path) -> None:
+    raised_naming(case, tmp_path)
 
 
 @pytest.mark.parametrize(("argv", "shown"), CLI_CASES, ids=[" ".join(a) for a, _ in CLI_CASES])

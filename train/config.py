@@ -51,9 +51,15 @@ def teacher_weights(teacher: str) -> PlannerWeights:
     return parse_weights(argument) if kind == "planner" else DEFAULT_WEIGHTS
 
 
+def is_search_teacher(teacher: str) -> bool:
+    """A labeller that searches (``pimc[:...]``): it labels from information states, too
+    slowly for a warm start, and its labels are learned alone (``train.ppo.dagger_round``)."""
+    return teacher.partition(":")[0] == "pimc"
+
+
 def check_dagger_teacher(teacher: str) -> None:
     """A DAgger labeller: ``""``, a teacher (``check_teacher``) or ``pimc[:...]``."""
-    if teacher and teacher.partition(":")[0] != "pimc":
+    if teacher and not is_search_teacher(teacher):
         check_teacher(teacher)
 
 

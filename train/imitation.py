@@ -32,7 +32,7 @@ import numpy as np
 from agents.features.hand_features import FEATURE_VERSION, augment, feature_size
 from agents.learned.legacy import spec_of
 from agents.registry import make_agent
-from train.config import check_teacher
+from train.config import check_teacher, is_search_teacher
 from train.search_labels import search_labels
 from train.work_pool import in_processes, make_bar, progress_bar
 from zolik_env.envs.zolik_common import shape_rewards
@@ -119,7 +119,7 @@ def collect(rules: RuleSet, teacher: str = "planner", decisions: int = 100_000, 
     Gordon & Bagnell 2011): the samples then cover the states the learner itself reaches,
     where its mistakes lead, and the returns are the driver's.
     """
-    if not (searcher := teacher.partition(":")[0] == "pimc"):
+    if not (searcher := is_search_teacher(teacher)):
         check_teacher(teacher)
     policy = make_agent(teacher, rules)
     rng = np.random.default_rng([seed, first_deal])

@@ -43,7 +43,7 @@ from train.budget import (
     plan_session,
     probe_clone_rate,
 )
-from train.config import PPOConfig, make_config, teacher_weights, to_dict
+from train.config import PPOConfig, is_search_teacher, make_config, teacher_weights, to_dict
 from train.mask_buffer import use_bool_masks
 from train.runlog import (
     checkpoints,
@@ -242,8 +242,7 @@ def dagger_round(model: Any, cfg: PPOConfig, data: Any, decisions: int | None = 
     visited = with_features(visited, cfg.rules(), cfg.obs_features, cfg.progress,
                             cfg.torch_threads)
     model.policy.set_training_mode(True)
-    searched = labeller.partition(":")[0] == "pimc"
-    return clone(model.policy, visited if searched else concat(data, visited),
+    return clone(model.policy, visited if is_search_teacher(labeller) else concat(data, visited),
                  epochs=cfg.dagger_epochs,
                  learning_rate=cfg.teacher_learning_rate, seed=cfg.seed + 1,
                  progress=cfg.progress)

@@ -64,11 +64,6 @@ def set_partners(kind: int) -> tuple[int, ...]:
     return tuple(s * NUM_RANKS + rank for s in range(NUM_SUITS) if s != suit)
 
 
-def is_loose(kind: int, hand: np.ndarray) -> bool:
-    """No partner of ``kind`` in ``hand`` (greedy's "in no partial meld")."""
-    return not any(hand[k] for k in set_partners(kind) + run_neighbours(kind, 1))
-
-
 def _padded(lists: Sequence[Sequence[int]], width: int | None = None) -> np.ndarray:
     """int64 (len(lists), width) the lists, padded with ``PAD``."""
     width = width or max(1, max(len(x) for x in lists))
@@ -203,7 +198,9 @@ def danger_row(related: np.ndarray, known: np.ndarray, opened: np.ndarray, fits:
 
 @kernel
 def loose(sets: np.ndarray, near: np.ndarray, kind: int, hand: np.ndarray) -> bool:
-    """``is_loose`` over the relation tables, for kernels."""
+    """No partner of ``kind`` in ``hand`` (greedy's "in no partial meld"): no card of its
+    rank in another suit, none a run position away in its suit; over the relation tables
+    (``PAD`` entries never held)."""
     for j in range(sets.shape[1]):
         if sets[kind, j] < NUM_KINDS and hand[sets[kind, j]]:
             return False
@@ -249,5 +246,5 @@ def held_row(hand: np.ndarray, points: np.ndarray, group: np.ndarray, naturals: 
 
 
 __all__ = ["danger_row", "danger_values", "danger_weights", "held_for_opening", "held_row",
-           "is_loose", "keep_rows", "keep_values", "loose", "relation_tables", "run_neighbours",
+           "keep_rows", "keep_values", "loose", "relation_tables", "run_neighbours",
            "set_partners"]

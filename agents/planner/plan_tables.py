@@ -20,9 +20,9 @@ from agents.planner.planner_weights import PlannerWeights
 from agents.search.hand_search import shrink
 from agents.search.meld_table import meld_table
 from zolik_env.rummy import actions as A
-from zolik_env.rummy.cards import JOKER, NUM_KINDS
+from zolik_env.rummy.cards import JOKER, NUM_KINDS, NUM_RANKS
 from zolik_env.rummy.jit import by_identity, params
-from zolik_env.rummy.melds import hand_card_value, position_value
+from zolik_env.rummy.melds import hand_card_value, position_value, set_card_value
 from zolik_env.rummy.options import RuleSet
 from zolik_env.rummy.values import cell_value_table
 
@@ -52,6 +52,7 @@ class PlanTables(NamedTuple):
     cell_value: np.ndarray  # int16 (3, 13, C): ``values.cell_value_table``
     hand_value: np.ndarray  # float64 (53,): a card's penalty in hand
     position_value: np.ndarray  # int64 (15,): meld value of run position 1..14
+    set_value: np.ndarray  # int64 (13,): meld value of a set's card by rank
     cand: np.ndarray  # int64 (T, CAND_WIDTH): see the C_* columns
     open_value: np.ndarray  # float64 (T,): the opening search's meld value
     turn_value: np.ndarray  # float64 (T,): the turn search's meld value
@@ -86,6 +87,7 @@ def plan_tables(rules: RuleSet) -> PlanTables:
         params(rules), np.ascontiguousarray(cell_value_table(rules)),
         np.array([hand_card_value(k, rules) for k in range(NUM_KINDS)], np.float64),
         np.array([0] + [position_value(p, rules) for p in range(1, 15)], np.int64),
+        np.array([set_card_value(rank, rules) for rank in range(NUM_RANKS)], np.int64),
         _cand_rows(rules),
         np.array([c.points - 2.0 * c.jokers for c in table.cands], np.float64),
         np.array([c.penalty + (c.points if laid else 0) for c in table.cands], np.float64),

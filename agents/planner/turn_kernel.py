@@ -55,19 +55,10 @@ from agents.planner.sim_table import (
 )
 from agents.search.meld_table import search_hand
 from zolik_env.rummy import actions as A
-from zolik_env.rummy.cards import JOKER, NUM_KINDS, NUM_NATURALS, NUM_RANKS
+from zolik_env.rummy.cards import JOKER, NUM_KINDS, NUM_NATURALS
 from zolik_env.rummy.jit import R_CLEAN_RUN, kernel
 
 MUST = -1000.0  # dead value of a taken cz/sk discard: any meld that uses it wins
-
-
-@kernel
-def set_values(t: PlanTables) -> np.ndarray:
-    """int64 (13,): a set card's meld value by rank (``cell_value`` of a set)."""
-    out = np.empty(NUM_RANKS, np.int64)
-    for rank in range(NUM_RANKS):
-        out[rank] = t.cell_value[A.SET, rank, 0]
-    return out
 
 
 @kernel
@@ -174,7 +165,7 @@ def lay_all(t: PlanTables, bi: np.ndarray, tab: np.ndarray, rows: np.ndarray, jo
     """Lay ``rows``, then every lay-off (jokers too when ``jokers``)."""
     for row in rows:
         lay(t.rules, t.cell_value, t.cand, t.pattern, bi, tab, row)
-    lay_offs(t.rules, t.position_value, set_values(t), t.hand_value, bi, tab, jokers)
+    lay_offs(t.rules, t.position_value, t.set_value, t.hand_value, bi, tab, jokers)
 
 
 @kernel
@@ -273,7 +264,7 @@ def swap_turn(t: PlanTables, bi: np.ndarray, tab: np.ndarray, m: int,
         return none
     plan, plan_tab = fresh(bi, tab)
     fit, _, swap = natural_fit(tab[m, T_KIND], tab[m, T_KEY], tab[m, T_CELLS:], kind)
-    if fit < 0 or not swap or not lay_off(t.rules, t.position_value, set_values(t), plan,
+    if fit < 0 or not swap or not lay_off(t.rules, t.position_value, t.set_value, plan,
                                           plan_tab, kind, m):
         return none
     lay_turn(t, plan, plan_tab, True)

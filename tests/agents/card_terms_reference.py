@@ -40,3 +40,9 @@ def danger(kind: int, known: np.ndarray, opened: np.ndarray, table: list[TableMe
         hits = sum(int(known[seat, k]) for k in related)
         total += weight * (12.0 * min(hits, 2) + (6.0 if fits and opened[seat] else 0.0))
     return total
+
+
+def is_loose(kind: int, hand: np.ndarray) -> bool:
+    """No partner of ``kind`` in ``hand`` (greedy's "in no partial meld"): the readable
+    form of ``rules_of_thumb.loose``."""
+    return not any(hand[k] for k in set_partners(kind) + run_neighbours(kind, 1))

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from agents.features import rules_of_thumb
-from agents.features.rules_of_thumb import is_loose
+from tests.agents.card_terms_reference import is_loose
 from zolik_env.rummy.cards import JOKER, NUM_NATURALS
 from zolik_env.rummy.melds import hand_card_value
 from zolik_env.rummy.options import RuleSet

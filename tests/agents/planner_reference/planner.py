@@ -7,8 +7,9 @@ import numpy as np
 from agents import obs_view as ov
 from agents.base import BatchedFromSingle
 from agents.features import rules_of_thumb
-from agents.features.rules_of_thumb import danger_weights, is_loose
+from agents.features.rules_of_thumb import danger_weights
 from agents.planner.planner_weights import DEFAULT_WEIGHTS, PlannerWeights, parse_weights
+from tests.agents.card_terms_reference import is_loose
 from zolik_env.rummy import actions as A
 from zolik_env.rummy.cards import JOKER
 from zolik_env.rummy.options import RuleSet
