@@ -53,6 +53,30 @@ def is_search_policy(policy: object) -> bool:
     return callable(getattr(policy, "act_info", None))
 
 
+@runtime_checkable
+class OraclePolicy(Protocol):
+    """A privileged player: it acts on the true deal, every hand and the stock included.
+
+    It is a yardstick (what hidden information is worth at this table), not a player: the
+    evaluation harness calls ``act_state`` with a batch-of-one ``zolik_env.rummy.state.State``
+    whose seat ``state.current[0]`` is to act, and marks the agent as privileged in every
+    report. Everything that gives a player its seat's view only (the training pool, the
+    environments' opponents, the web table, a search's rollouts) calls ``act``,
+    ``act_batch`` or ``act_info``, and an oracle refuses those with a message.
+    """
+
+    name: str
+
+    def act_state(self, rules: Any, state: Any, rng: np.random.Generator) -> int:
+        """One legal action id for the seat to act in deal 0 of ``state``."""
+        ...
+
+
+def is_oracle_policy(policy: object) -> bool:
+    """True when ``policy`` acts on the true deal (``OraclePolicy``): privileged."""
+    return callable(getattr(policy, "act_state", None))
+
+
 class BatchedFromSingle:
     """Mixin: ``act_batch`` by calling ``act`` row by row (for agents that think per game)."""
 

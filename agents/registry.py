@@ -3,7 +3,9 @@
 A spec is ``[NAME=]KIND[:ARGUMENT]``:
 
 - ``random``, ``greedy``, ``planner[:KEY=VALUE,...]`` (``agents.planner.planner_weights``),
-  ``pimc[:KEY=VALUE,...]`` (search, ``agents.search.pimc``),
+  ``pimc[:KEY=VALUE,...]`` (search, ``agents.search.pimc``), ``oracle:planner[:...]`` and
+  ``oracle:pimc[:...]`` (privileged yardsticks that see the true deal, evaluation only:
+  ``agents.search.oracle``),
   ``ppo:PATH``, ``rllib:PATH`` (``agents.learned.rllib_policy``), ``pretrained:NAME``
   (bots that ship, ``agents.learned.pretrained``) and kinds added with ``register``:
   a registered kind name always wins.
@@ -43,6 +45,7 @@ AGENTS: dict[str, str] = {
     "greedy": "agents.planner.greedy:make",
     "planner": "agents.planner.planner:make",
     "pimc": "agents.search.pimc:make",
+    "oracle": "agents.search.oracle:make",
 }
 
 _NAMED = re.compile(r"([\w.#+-]+)=(.+)")
@@ -86,6 +89,12 @@ def split_name(spec: str) -> tuple[str | None, str]:
     if match and ":" not in match.group(1):
         return match.group(1), match.group(2)
     return None, spec
+
+
+def is_privileged_spec(spec: str) -> bool:
+    """Whether ``spec`` names an oracle (``oracle:...``, ``agents.search.oracle``): a
+    privileged agent that sees the true deal. Read from the spec alone, nothing built."""
+    return split_name(spec)[1].partition(":")[0] == "oracle"
 
 
 def display_name(spec: str) -> str:

@@ -20,7 +20,7 @@ import sys
 from agents.registry import make_agent
 from cli.configs import resolve_config
 from eval.config import load_config
-from eval.report import agent_table, format_text, opponent_table, pair_table
+from eval.report import agent_table, format_text, opponent_table, pair_table, privileged_note
 from eval.tournament import run
 from zolik_env.rummy.options import PRESETS
 
@@ -89,6 +89,8 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, RuntimeError, ValueError) as error:  # unwritable report, no cluster
         print(f"zolik eval: {error}", file=sys.stderr)
         return 2
+    if note := privileged_note(result):
+        print(note)
     print(format_text(*agent_table(result)))
     print()
     print(format_text(*opponent_table(result)))

@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Policy, is_search_policy
+from agents.base import Policy, is_oracle_policy, is_search_policy
 from zolik_env.dice import game as dice_game
 from zolik_env.dice.evaluate import GameStats, game_stats
 from zolik_env.dice.rules import DiceRules
@@ -110,27 +110,33 @@ def _generators(seed: int, seeds: np.ndarray, num_rotations: int, num_agents: in
 
 def _choose(policy: Any, obs: np.ndarray, mask: np.ndarray, rows: np.ndarray,
             gens: list[np.random.Generator],
-            infos: Callable[[], list[Any]] | None = None) -> np.ndarray:
-    """Actions of one policy for its batch rows ``rows`` (original row ids). A search
-    policy (``agents.base.SearchPolicy``) gets each row's information state, ``infos()``."""
-    if infos is not None and is_search_policy(policy):
-        return np.array([policy.act_info(info, gens[row if len(gens) > 1 else 0])
-                         for info, row in zip(infos(), rows, strict=True)], np.int64)
+            deal: tuple[Any, Any, np.ndarray] | None = None) -> np.ndarray:
+    """Actions of one policy for its batch rows ``rows`` (original row ids). ``deal``:
+    (rules, state, the policy's rows of ``state``), Žolík only (the dice game hides
+    nothing), for a search policy (``agents.base.SearchPolicy``: each row's information
+    state) or an oracle (``agents.base.OraclePolicy``: the deal itself)."""
+    if deal is not None and (is_oracle_policy(policy) or is_search_policy(policy)):
+        return _deal_moves(policy, *deal, rows, gens)
     if len(gens) == 1:
         return np.asarray(policy.act_batch(obs, mask, gens[0]), np.int64)
     return np.array([policy.act(o, m, gens[row]) for o, m, row in zip(obs, mask, rows,
                                                                     strict=True)], np.int64)
 
 
-def _info_states(core: ModuleType, rules: Any, state: Any,
-                 rows: np.ndarray) -> Callable[[], list[Any]] | None:
-    """The information states of the seats to act in ``rows``, built on demand (Žolík only:
-    the dice game hides nothing)."""
-    if core is not game:
-        return None
-    seats = state.current[rows]
-    return lambda: [InfoState(rules, state.take(rows[i:i + 1]), int(seats[i]))
-                    for i in range(rows.size)]
+def _deal_moves(policy: Any, rules: Any, state: Any, local: np.ndarray, rows: np.ndarray,
+                gens: list[np.random.Generator]) -> np.ndarray:
+    """One move per row: an oracle's from the true deal (batch-of-one ``act_state``, the
+    one privileged call of the kit), a search policy's from the seat's ``InfoState``."""
+    oracle = is_oracle_policy(policy)
+    moves = []
+    for i, row in zip(local, rows, strict=True):
+        one = state.take(np.array([i]))
+        gen = gens[row if len(gens) > 1 else 0]
+        if oracle:
+            moves.append(policy.act_state(rules, one, gen))
+        else:
+            moves.append(policy.act_info(InfoState(rules, one, int(one.current[0])), gen))
+    return np.array(moves, np.int64)
 
 
 def _concat_states(parts: list[tuple[np.ndarray, Any]]) -> Any:
@@ -177,7 +183,7 @@ def play_to_end(core: ModuleType, rules: Any, policies: Sequence[Any], seat_agen
             local = np.flatnonzero(acting == a)
             if local.size:
                 actions[local] = _choose(policy, obs[local], mask[local], alive[local], gens[a],
-                                         _info_states(core, rules, state, local))
+                                         (rules, state, local) if core is game else None)
         live = ~state.done
         actions = np.where(live, actions, 0)
         legal = mask[np.arange(alive.size), actions] | ~live

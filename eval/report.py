@@ -52,6 +52,23 @@ def raw_score_label(result: EvalResult) -> str:
             f"is better)")
 
 
+PRIVILEGED = " [privileged: sees every card]"
+
+
+def shown(result: EvalResult, name: str) -> str:
+    """An agent's name in a table: an oracle's marked as privileged."""
+    return name + PRIVILEGED if name in result.summary.privileged else name
+
+
+def privileged_note(result: EvalResult) -> str:
+    """The page's warning when oracles played: they are yardsticks, not players."""
+    if not result.summary.privileged:
+        return ""
+    return (f"Privileged agents: {', '.join(result.summary.privileged)}. They see every card "
+            f"(the true deal, agents.search.oracle): a yardstick of what hidden information "
+            f"is worth, not a player; their ratings are not comparable with a seat's play.")
+
+
 def agent_table(result: EvalResult) -> tuple[list[str], list[list[str]]]:
     """Header and rows of the main table: one row per agent, its points per deal pooled
     over its opponents (``opponent_table`` breaks them down) and the raw score."""
@@ -61,7 +78,7 @@ def agent_table(result: EvalResult) -> tuple[list[str], list[list[str]]]:
     rows = []
     for row in result.summary.agents:
         r = ratings[row["agent"]]
-        rows.append([row["agent"], str(row["deals"]), _interval(row["reward"]),
+        rows.append([shown(result, row["agent"]), str(row["deals"]), _interval(row["reward"]),
                      _interval(row["score"]),
                      *(_interval(row[m], 0, percent=True) for m, _ in RATES),
                      f"{r['mu']:.1f} [{r['low']:.1f}, {r['high']:.1f}]"])
@@ -72,7 +89,8 @@ def opponent_table(result: EvalResult) -> tuple[list[str], list[list[str]]]:
     """Header and rows: one row per agent and opponent."""
     header = ["agent", "opponent", "deals", POINTS,
               "points per deal, agent - opponent (higher is better for the agent)"]
-    rows = [[o["agent"], o["opponent"], str(o["deals"]), _interval(o["points"]),
+    rows = [[shown(result, o["agent"]), shown(result, o["opponent"]), str(o["deals"]),
+             _interval(o["points"]),
              _interval(o["difference"], 2)] for o in result.summary.opponents]
     return header, rows
 
@@ -81,7 +99,8 @@ def pair_table(result: EvalResult) -> tuple[list[str], list[list[str]]]:
     """Header and rows: one row per pair, the points difference and the win rate."""
     header = ["first", "second", "deals", PAIR_POINTS,
               "first's win rate", "interval excludes 0", "stopped early"]
-    rows = [[p["first"], p["second"], str(p["deals"]), _interval(p["difference"], 2),
+    rows = [[shown(result, p["first"]), shown(result, p["second"]), str(p["deals"]),
+             _interval(p["difference"], 2),
              _interval(p["win_rate"], 0, percent=True), "yes" if p["significant"] else "no",
              "yes" if p["stopped_early"] else "no"] for p in result.summary.pairs]
     return header, rows
@@ -129,8 +148,9 @@ def _sections(result: EvalResult, images: list[str]) -> list[tuple[str, Any]]:
 def write_pages(result: EvalResult, out: Path, images: list[str]) -> None:
     """``report.md`` and ``report.html`` with the tables and plots."""
     title = f"zolik eval: {' vs '.join(result.names)}"
-    md = [f"# {title}", "", _seed_note(result), ""]
-    page = [f"<h1>{html.escape(title)}</h1>", f"<p>{html.escape(_seed_note(result))}</p>"]
+    note = " ".join(filter(None, (_seed_note(result), privileged_note(result))))
+    md = [f"# {title}", "", note, ""]
+    page = [f"<h1>{html.escape(title)}</h1>", f"<p>{html.escape(note)}</p>"]
     for heading, content in _sections(result, images):
         md += [f"## {heading}", ""]
         page.append(f"<h2>{html.escape(heading)}</h2>")
@@ -195,7 +215,7 @@ def write_report(result: EvalResult, out: Path | None = None) -> Path:
     matrix = [[None if np.isnan(v) else float(v) for v in row] for row in s.win_matrix]
     payload = {"config": cfg.to_dict(), "rules": dataclasses.asdict(cfg.rules()),
                "agents": s.agents, "opponents": s.opponents, "seats": s.seats,
-               "pairs": s.pairs, "ratings": s.ratings,
+               "pairs": s.pairs, "ratings": s.ratings, "privileged": s.privileged,
                "win_matrix": {"agents": list(result.names), "rates": matrix}}
     (out / "results.json").write_text(json.dumps(payload, indent=2), encoding="utf-8")
     tables = (("agents", s.agents), ("opponents", s.opponents), ("seats", s.seats),

@@ -10,7 +10,7 @@ rate counts the deals where the first agent's mean reward beat the second's (tie
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,6 +34,8 @@ class Summary:
     win_matrix: np.ndarray  # float64 (n, n): row's win rate against column, NaN diagonal
     # agent, opponent, deals, points {mean, low, high}, difference {mean, low, high}
     opponents: list[dict[str, Any]] = field(default_factory=list)
+    # names of privileged agents (oracles, ``agents.base.OraclePolicy``: they see every card)
+    privileged: list[str] = field(default_factory=list)
 
 
 def agent_rows(names: Sequence[str], matches: Mapping[Pair, MatchResult], confidence: float,
@@ -135,13 +137,23 @@ def rating_games(matches: Mapping[Pair, MatchResult]) -> Iterator[tuple[Pair, np
 
 def summarize_pool(names: Sequence[str], matches: Mapping[Pair, MatchResult], num_players: int,
                    stopped: set[Pair], confidence: float, resamples: int,
-                   seed: int) -> Summary:
-    """All tables of one evaluation."""
-    return Summary(
+                   seed: int, privileged: Collection[str] = ()) -> Summary:
+    """All tables of one evaluation; every row that names an agent of ``privileged``
+    says so (``privileged``, ``opponent_privileged``, ``first_privileged``, ...)."""
+    summary = Summary(
         agents=agent_rows(names, matches, confidence, resamples, seed),
         seats=seat_rows(names, matches, num_players, confidence, resamples, seed),
         pairs=pair_rows(names, matches, stopped, confidence, resamples, seed),
         ratings=rate_pool(names, rating_games(matches), confidence),
         win_matrix=win_matrix(len(names), matches),
         opponents=opponent_rows(names, matches, confidence, resamples, seed),
+        privileged=[n for n in names if n in privileged],
     )
+    marked = set(summary.privileged)
+    for rows, keys in ((summary.agents, ("agent",)), (summary.seats, ("agent",)),
+                       (summary.ratings, ("agent",)), (summary.opponents, ("agent", "opponent")),
+                       (summary.pairs, ("first", "second"))):
+        for row in rows:
+            for key in keys:
+                row["privileged" if key == "agent" else f"{key}_privileged"] = row[key] in marked
+    return summary

@@ -35,7 +35,7 @@ import numpy as np
 from tqdm import tqdm
 
 from agents import registry
-from agents.base import Policy
+from agents.base import Policy, is_oracle_policy
 from agents.registry import display_name, make_agent
 from eval import stats
 from eval.config import EvalConfig, make_config, prepare_out
@@ -311,6 +311,16 @@ def play_pool(cfg: EvalConfig, policies: Sequence[Agent] | None = None,
     return names, {pair: concat_results(p) for pair, p in parts.items()}, stopped
 
 
+def privileged_names(cfg: EvalConfig, names: Sequence[str],
+                     policies: Sequence[Agent] | None) -> list[str]:
+    """The names of the oracles among the agents (``agents.base.OraclePolicy``): a spec
+    is read as it is (``oracle:...``), a Policy object or a factory's product is asked."""
+    agents = list(policies) if policies is not None else list(cfg.agents)
+    return [name for name, agent in zip(names, agents, strict=True)
+            if (registry.is_privileged_spec(agent) if isinstance(agent, str)
+                else is_oracle_policy(build_agent(agent, cfg.rules())))]
+
+
 def run(cfg: EvalConfig, policies: Sequence[Agent] | None = None,
         write: bool = True) -> EvalResult:
     """Play, summarise and (with ``write``) write the report into the run directory,
@@ -319,7 +329,8 @@ def run(cfg: EvalConfig, policies: Sequence[Agent] | None = None,
     store = open_store(cfg, out / "chunks") if out is not None else None
     names, matches, stopped = play_pool(cfg, policies, store)
     summary = summarize_pool(names, matches, cfg.players, stopped, cfg.confidence,
-                             cfg.bootstrap, cfg.seed)
+                             cfg.bootstrap, cfg.seed,
+                             privileged_names(cfg, names, policies))
     result = EvalResult(cfg, names, matches, summary, stopped)
     if write:
         from eval.report import write_report  # matplotlib only when writing

@@ -48,7 +48,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agents.base import Policy, is_search_policy
+from agents.base import Policy, is_oracle_policy, is_search_policy
 from agents.registry import key_values, make_agent
 from zolik_env.rummy import actions as A
 from zolik_env.rummy import game
@@ -149,10 +149,11 @@ class PIMCPolicy:
     name = "pimc"
 
     def __init__(self, rules: RuleSet, budget: Budget = Budget(),
-                 policy: str = "planner") -> None:
+                 policy: str = "planner", prior: str = "") -> None:
         self.rules = rules
         self.budget = budget
-        self.prior = _rollout_policy(policy, rules)  # its moves off-search, its rankings
+        # its moves off-search, its rankings: ``prior`` when given, else the rollout policy
+        self.prior = _rollout_policy(prior or policy, rules)
         self.rollout = _rollout_policy(policy, rules)  # own instance: caches see rollouts only
         self.penalty = hand_values(rules).astype(np.float64)
 
@@ -174,7 +175,7 @@ class PIMCPolicy:
     def candidates(self, obs: np.ndarray, mask: np.ndarray, move: int) -> list[int]:
         """The moves worth searching, ``move`` (the rollout policy's) first."""
         if move < A.MELD_BASE:  # a draw: the stock, a discard (jolly: any depth), sk's bottom
-            others = [a for a in DRAWS if mask[a]]
+            others = self.by_prior([a for a in DRAWS if mask[a]], obs, mask)
         elif move >= A.DISCARD_BASE:
             others = self.ranked_discards(obs, mask)
         else:
@@ -182,12 +183,24 @@ class PIMCPolicy:
         options = [move] + [a for a in others if a != move]
         return options[: self.budget.candidates]
 
+    def by_prior(self, moves: list[int], obs: np.ndarray, mask: np.ndarray) -> list[int]:
+        """``moves`` likeliest first when the rollout policy is a network (it has
+        ``probabilities``: ``search:net=...``); else as given."""
+        probabilities = getattr(self.prior, "probabilities", None)
+        if not callable(probabilities) or len(moves) < 2:
+            return moves
+        p = probabilities(obs[None], mask[None])[0]
+        return sorted(moves, key=lambda a: (-p[a], a))
+
     def ranked_discards(self, obs: np.ndarray, mask: np.ndarray) -> list[int]:
-        """Legal discards, best first: the rollout policy's ranking when it has one, else
-        the highest hand penalty first and a joker last."""
+        """Legal discards, best first: the rollout policy's ranking when it has one, a
+        network's likeliest first, else the highest hand penalty first and a joker last."""
         rank = getattr(self.prior, "ranked_discards", None)
         if callable(rank):
             return list(rank(obs, mask))
+        if callable(getattr(self.prior, "probabilities", None)):
+            return self.by_prior([int(a) for a in np.flatnonzero(mask)
+                                  if a >= A.DISCARD_BASE], obs, mask)
         kinds = np.flatnonzero(mask[A.DISCARD_BASE:])
         order = sorted(kinds, key=lambda k: (k == JOKER, -self.penalty[k], k))
         return [A.DISCARD_BASE + int(k) for k in order]
@@ -248,27 +261,33 @@ def _rollout_policy(spec: str, rules: RuleSet) -> Policy:
         policy = make_agent(spec, rules)
     except ValueError as error:
         raise ValueError(f"pimc: rollout policy {spec!r}: {error}") from None
-    if is_search_policy(policy):
-        raise ValueError(f"pimc: rollout policy {spec!r} searches itself; give one that acts "
-                         f"on observations (random, greedy, planner, ppo:PATH)")
+    if is_search_policy(policy) or is_oracle_policy(policy):
+        raise ValueError(f"pimc: rollout policy {spec!r} searches itself or sees every card; "
+                         f"give one that acts on observations (random, greedy, planner, "
+                         f"ppo:PATH)")
     return policy
 
 
-def _number(key: str, text: str, low: float) -> float:
+def _number(agent: str, key: str, text: str, low: float) -> float:
     try:
         value = _KEYS[key](text)
     except ValueError:
-        raise ValueError(f"pimc: {key}={text!r} is not a number") from None
+        raise ValueError(f"{agent}: {key}={text!r} is not a number") from None
     if not value >= low or not math.isfinite(value):
-        raise ValueError(f"pimc: {key}={text!r} must be at least {low:g}")
+        raise ValueError(f"{agent}: {key}={text!r} must be at least {low:g}")
     return float(value)
+
+
+def budget_of(agent: str, given: dict[str, str]) -> Budget:
+    """The ``Budget`` of an agent spec's ``rollouts``, ``seconds``, ``candidates`` and ``z``
+    (defaults where absent), naming a bad value."""
+    return Budget(rollouts=int(_number(agent, "rollouts", given.get("rollouts", "32"), 1)),
+                  seconds=_number(agent, "seconds", given.get("seconds", "0"), 0),
+                  candidates=int(_number(agent, "candidates", given.get("candidates", "4"), 1)),
+                  z=_number(agent, "z", given.get("z", "1"), 0))
 
 
 def make(rules: RuleSet, argument: str = "") -> PIMCPolicy:
     """The agent for spec ``pimc:ARGUMENT`` (see the module docstring)."""
     given = key_values("pimc", argument, _KEYS)
-    budget = Budget(rollouts=int(_number("rollouts", given.get("rollouts", "32"), 1)),
-                    seconds=_number("seconds", given.get("seconds", "0"), 0),
-                    candidates=int(_number("candidates", given.get("candidates", "4"), 1)),
-                    z=_number("z", given.get("z", "1"), 0))
-    return PIMCPolicy(rules, budget, given.get("policy", "planner"))
+    return PIMCPolicy(rules, budget_of("pimc", given), given.get("policy", "planner"))

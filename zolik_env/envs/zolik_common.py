@@ -11,7 +11,9 @@ negated), given on the step that ends a deal and 0 otherwise:
 
 Opponents are the string ``"random"`` (uniform over the legal moves, built here) or any
 object with ``act_batch(obs, mask, rng)`` or ``act(obs, mask, rng)`` (the ``agents``
-Policy protocol). ``zolik_env`` never imports ``agents`` (docs/style.md §2); build other specs
+Policy protocol), or a search agent with ``act_info(info, rng)`` (``pimc``), which is given
+each deal's ``zolik_env.rummy.belief.InfoState`` of the seat to act: what that seat may
+know, never the deal. ``zolik_env`` never imports ``agents`` (docs/style.md §2); build other specs
 with ``agents.registry.make_agent("greedy", rules)`` and pass the object.
 """
 
@@ -25,6 +27,7 @@ import numpy as np
 
 from zolik_env.arrays import Float64Array
 from zolik_env.rummy import game, options
+from zolik_env.rummy.belief import InfoState
 from zolik_env.rummy.observe import obs_size, obs_slices, observe
 from zolik_env.rummy.state import State
 
@@ -151,6 +154,15 @@ def _resolve_one(spec: Any, rules: options.RuleSet) -> Any:
     return spec
 
 
+def _search_actions(rules: options.RuleSet, sub: State, idx: np.ndarray, policy: Any,
+                    rng: np.random.Generator) -> np.ndarray:
+    """int64 (len(idx),): a search agent's moves in deals ``idx`` of ``sub``, each from the
+    information state of the seat to act (a seat's view: an oracle's ``act_info`` refuses)."""
+    return np.array([policy.act_info(InfoState(rules, sub.take(idx[i:i + 1]),
+                                               int(sub.current[idx[i]])), rng)
+                     for i in range(idx.size)], np.int64)
+
+
 def _policy_actions(policy: Any, obs: Any, mask: np.ndarray,
                     rng: np.random.Generator) -> np.ndarray:
     if callable(getattr(policy, "act_batch", None)):
@@ -250,6 +262,9 @@ def opponent_actions(rules: options.RuleSet, sub: State, slot: np.ndarray,
             part = _transformed(policy, idx, obs, shared)
             actions[idx] = np.asarray(policy.act_transformed(part, mask[idx], rng),
                                       np.int64).reshape(idx.size)
+            continue
+        if callable(getattr(policy, "act_info", None)):
+            actions[idx] = _search_actions(rules, sub, idx, policy, rng)
             continue
         part_obs = obs[idx] if obs is not None and getattr(policy, "needs_obs", True) else None
         actions[idx] = _policy_actions(policy, part_obs, mask[idx], rng)
