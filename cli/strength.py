@@ -6,10 +6,13 @@
     zolik strength ppo --train-minutes 58            # train on --config first, then the same
     zolik strength ppo --config cz_2p_hour --train-minutes 60 --seed 2
     zolik strength search --budgets 8,32,96 --deals 200 --workers 2   # pimc vs the planner
+    zolik strength exploit --agent planner --minutes 60  # a best response and its margin
+    zolik strength oracle --presets cz,sk,jolly          # what seeing every card is worth
 
 Only parses arguments, then calls ``eval.strength`` (heuristic pairs, a Markdown table),
 ``train.strength.benchmark`` (PPO, which writes ``strength.json`` into the run dir) or
-``eval.search_strength`` (the search agent against its budget: a table and a plot).
+``eval.search_strength`` (the search agent against its budget: a table and a plot);
+``exploit`` and ``oracle`` live in ``cli.strength_yardsticks``.
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ import argparse
 import pathlib
 import sys
 from typing import Any
+
+from cli import strength_yardsticks as yardsticks
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -63,6 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("--players", type=int, default=2)
     search.add_argument("--workers", type=int, default=1, help="processes for the deals")
     search.add_argument("--out", default="runs/search_strength", help="folder for the results")
+    yardsticks.add_parsers(sub)
     return parser
 
 
@@ -177,7 +183,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"pairs": cmd_pairs, "ppo": cmd_ppo, "search": cmd_search}
+COMMANDS = {"pairs": cmd_pairs, "ppo": cmd_ppo, "search": cmd_search, **yardsticks.COMMANDS}
 
 
 def main(argv: list[str] | None = None) -> int:
