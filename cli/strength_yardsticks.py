@@ -152,7 +152,7 @@ def _final(run_dir: pathlib.Path) -> pathlib.Path:
 
 
 def cmd_exploit(args: argparse.Namespace) -> int:
-    from eval.exploit import EXPLOIT_SEED_START, curve, margin, report
+    from eval.exploit import EXPLOIT_SEED_START, checkpoints, curve, margin, report
     from train.best_response import train
 
     _check_counts(args, "exploit", ("--minutes", "--deals", "--curve-deals", "--curve-points",
@@ -163,8 +163,10 @@ def cmd_exploit(args: argparse.Namespace) -> int:
     rules = cfg.rules()
     if run_dir is None:
         run_dir = train(cfg, args.agent)
-    final = margin(rules, f"ppo:{_final(run_dir)}", args.agent, args.deals, EXPLOIT_SEED_START,
-                   args.workers)
+    last = _final(run_dir)
+    steps = {path: step for step, path in checkpoints(run_dir)}
+    final = margin(rules, f"ppo:{last}", args.agent, args.deals, EXPLOIT_SEED_START,
+                   args.workers, steps.get(last, 0))
     print(f"best response to {args.agent}: {final.interval()} points per deal on "
           f"{final.deals} held-out duplicate deals", flush=True)
     rows = curve(rules, run_dir, args.agent, args.curve_deals, args.curve_points, args.workers,

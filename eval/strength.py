@@ -17,7 +17,7 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 from tqdm import tqdm
 
-from agents.registry import display_name, make_agent
+from agents.registry import display_name, is_privileged_spec, make_agent
 from eval.harness import play_match
 from zolik_env.rummy import rules
 
@@ -50,6 +50,11 @@ def interval(diffs: np.ndarray) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
+def _shown(spec: str) -> str:
+    """A spec's name in the table, an oracle's marked privileged (``agents.search.oracle``)."""
+    return display_name(spec) + (" [privileged]" if is_privileged_spec(spec) else "")
+
+
 def table_lines(deals: int, presets: Sequence[str], players: Sequence[int],
                 pairs: Sequence[tuple[str, str]], progress: bool = False) -> Iterator[str]:
     """A Markdown table, one row per pair, preset and player count (yielded as played);
@@ -62,7 +67,7 @@ def table_lines(deals: int, presets: Sequence[str], players: Sequence[int],
     cells = [(a, b, preset, n) for a, b in pairs for preset in presets for n in players]
     with tqdm(total=len(cells), unit="cell", disable=not progress, leave=False) as bar:
         for spec_a, spec_b, preset, n in cells:
-            pair = f"{display_name(spec_a)} - {display_name(spec_b)}"
+            pair = f"{_shown(spec_a)} - {_shown(spec_b)}"
             bar.set_description(f"{pair}, {preset} {n}p, {deals} deals x 2")
             start = time.perf_counter()
             mean, low, high = interval(duplicate_differences(preset, n, spec_a, spec_b, seeds))

@@ -97,14 +97,19 @@ def test_oracle__refused_by_the_training_env_the_pool_and_the_config():
         pool_entry("oracle:planner")
 
 
-def test_oracle__refused_as_a_rollout_policy_and_by_the_web_table():
-    from play.session import agent_move
+def test_oracle__refused_as_a_rollout_policy_and_by_the_web_table(tmp_path):
+    from play.session import TableGame, agent_move
 
     with pytest.raises(ValueError, match="sees every card"):
         make_agent("pimc:policy=oracle:planner", CZ2)
     with pytest.raises(ValueError, match="is an oracle"):
         agent_move(make_agent("oracle:planner", CZ2), CZ2, game.init(CZ2, [0]),
                    np.random.default_rng(0))
+    table = TableGame.new(tmp_path, "cz", 2, ["greedy"], seed=2_000_000_600)
+    assert int(table.state.current[0]) == table.human  # the human's turn: hints answer
+    assert "id" in table.hint("planner")
+    with pytest.raises(ValueError, match="is an oracle"):  # a hint is a seat's view
+        table.hint("oracle:planner")
 
 
 def harness_moves(policy, rules, state, twin):
