@@ -3,7 +3,8 @@
 A spec is ``[NAME=]KIND[:ARGUMENT]``:
 
 - ``random``, ``greedy``, ``planner[:KEY=VALUE,...]`` (``agents.planner.planner_weights``),
-  ``pimc[:KEY=VALUE,...]`` (search, ``agents.search.pimc``), ``oracle:planner[:...]`` and
+  ``pimc[:KEY=VALUE,...]`` (search, ``agents.search.pimc``), ``search:net=SPEC[,...]`` (a
+  network that searches at play time, ``agents.search.net_search``), ``oracle:planner[:...]`` and
   ``oracle:pimc[:...]`` (privileged yardsticks that see the true deal, evaluation only:
   ``agents.search.oracle``),
   ``ppo:PATH``, ``rllib:PATH`` (``agents.learned.rllib_policy``), ``pretrained:NAME``
@@ -46,6 +47,7 @@ AGENTS: dict[str, str] = {
     "planner": "agents.planner.planner:make",
     "pimc": "agents.search.pimc:make",
     "oracle": "agents.search.oracle:make",
+    "search": "agents.search.net_search:make",
 }
 
 _NAMED = re.compile(r"([\w.#+-]+)=(.+)")

@@ -30,6 +30,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "eval": ("cli.eval", "duplicate-deal evaluation of agents: intervals, ratings, report"),
     "strength": ("cli.strength", "agent strength on duplicate deals: heuristic pairs, a PPO run"),
     "dice": ("cli.dice", "Pět kostek: exact solver, optimal play, PPO vs optimum, benchmark"),
+    "exit": ("cli.exit", "expert iteration: distil a search's moves into a trained network"),
     "export": ("cli.export", "package a trained run as pretrained:NAME; --list the bots that ship"),
     "configs": ("cli.configs", "list the packaged YAML configs (usable by name: --config cz_2p)"),
 }

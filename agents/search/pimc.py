@@ -3,10 +3,12 @@ sampled from the seat's belief.
 
 At a decision with a real choice (the draw; the discard that ends the turn):
 
-1. **Candidates**: the rollout policy's own move first, then the other draws (stock, top
-   discard, sk's bottom card) or the next discards in the rollout policy's ranking (its
-   ``ranked_discards`` when it has one, as the planner does; else the highest hand
-   penalty first, a joker last); at most ``candidates`` of them.
+1. **Candidates**: the prior's own move first (the prior is the rollout policy unless
+   ``prior`` names another), then the rollout policy's move when the prior is another
+   policy, then the other draws (stock, top discard, sk's bottom card) or the next
+   discards in the prior's ranking (its ``ranked_discards`` when it has one, as the
+   planner does; a network's likeliest first; else the highest hand penalty first, a
+   joker last); at most ``candidates`` of them.
 2. **Worlds**: ``InfoState.worlds`` deals the seat cannot tell from the true one
    (``zolik_env.rummy.belief``: the hidden cards re-dealt uniformly).
 3. **Rollouts**: every candidate is played in every world and the deal is played to its
@@ -15,14 +17,14 @@ At a decision with a real choice (the draw; the discard that ends the turn):
    candidates step through the core as one batch.
 4. **Choice**: sequential halving (Karnin, Koren & Somekh 2013) finds the best of the
    other candidates: each round plays the candidates still in on the same fresh worlds
-   (paired samples) and drops the worse half. The survivor then meets the rollout
-   policy's move on fresh worlds, and replaces it only when its mean paired advantage
+   (paired samples) and drops the worse half. The survivor then meets the prior's
+   move on fresh worlds, and replaces it only when its mean paired advantage
    (the seat's deal reward minus the mean of the others') is above zero by more than
    ``z`` standard errors: with few rollouts the search rarely overrules its policy, so a
    small budget costs little strength. Half the budget goes to the halving (none when
    there is only one other candidate), the rest to the test.
 
-Every other decision (lays, lay-offs, joker swaps, UNDO) is the rollout policy's move.
+Every other decision (lays, lay-offs, joker swaps, UNDO) is the prior's move.
 With the planner as rollout policy this is a one-step policy improvement of the planner
 (Tesauro & Galperin's rollouts over sampled deals, as in Ginsberg's GIB for bridge).
 
@@ -33,9 +35,12 @@ so the moves depend on the machine's speed).
 Spec: ``pimc`` or ``pimc:KEY=VALUE,...`` with ``rollouts`` (default 32), ``seconds``
 (default 0: use ``rollouts``), ``candidates`` (default 4), ``z`` (default 1) and
 ``policy`` (the rollout policy: ``random``, ``greedy``, ``planner`` (default),
-``ppo:PATH`` or any agent spec that acts on observations), e.g.
-``pimc:rollouts=64,policy=greedy``. Each step of the search plays at least 2 worlds per
-candidate, so a small ``rollouts`` plays more (8 plays 14 deals with 4 candidates).
+``ppo:PATH`` or any agent spec that acts on observations) and ``prior`` (the policy whose
+moves the search must beat, default the rollout policy), e.g.
+``pimc:rollouts=64,policy=greedy`` or, to improve a network on its own moves with
+planner rollouts (``train.expert_iteration``), ``pimc:prior=ppo:RUN/final.zip:argmax``.
+Each step of the search plays at least 2 worlds per candidate, so a small ``rollouts``
+plays more (8 plays 14 deals with 4 candidates).
 ``seconds`` is a target, not a cap: every step plays at least one chunk of worlds, and a
 decision early in a deal, when rollouts are longest, can run over.
 """
@@ -154,6 +159,9 @@ class PIMCPolicy:
         self.budget = budget
         # its moves off-search, its rankings: ``prior`` when given, else the rollout policy
         self.prior = _rollout_policy(prior or policy, rules)
+        # another policy's move is a candidate too when the prior is not the rollout
+        # policy's own network (its :argmax twin): e.g. the planner's, beside a network's
+        self.second = bool(prior) and prior.removesuffix(":argmax") != policy
         self.rollout = _rollout_policy(policy, rules)  # own instance: caches see rollouts only
         self.penalty = hand_values(rules).astype(np.float64)
 
@@ -180,7 +188,9 @@ class PIMCPolicy:
             others = self.ranked_discards(obs, mask)
         else:
             return [move]
-        options = [move] + [a for a in others if a != move]
+        if self.second:
+            others = [int(self.rollout.act(obs, mask, np.random.default_rng(0))), *others]
+        options = list(dict.fromkeys([move, *others]))
         return options[: self.budget.candidates]
 
     def by_prior(self, moves: list[int], obs: np.ndarray, mask: np.ndarray) -> list[int]:
@@ -249,7 +259,8 @@ NEEDS_INFO = ("agent 'pimc' searches over its seat's information state, which th
               "evaluation harness gives it (zolik eval, zolik strength pairs); it cannot act "
               "on an observation alone (e.g. in a training pool)")
 
-_KEYS = {"rollouts": int, "seconds": float, "candidates": int, "z": float, "policy": str}
+_KEYS = {"rollouts": int, "seconds": float, "candidates": int, "z": float, "policy": str,
+         "prior": str}
 
 
 def _seed(rng: np.random.Generator) -> int:
@@ -290,4 +301,5 @@ def budget_of(agent: str, given: dict[str, str]) -> Budget:
 def make(rules: RuleSet, argument: str = "") -> PIMCPolicy:
     """The agent for spec ``pimc:ARGUMENT`` (see the module docstring)."""
     given = key_values("pimc", argument, _KEYS)
-    return PIMCPolicy(rules, budget_of("pimc", given), given.get("policy", "planner"))
+    return PIMCPolicy(rules, budget_of("pimc", given), given.get("policy", "planner"),
+                      given.get("prior", ""))

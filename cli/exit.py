@@ -1,0 +1,80 @@
+"""``zolik exit``: expert iteration from a trained run: the network plays, a search
+labels its decisions, the network learns the search's moves; repeated.
+
+    zolik exit --init runs/ppo_cz2p__1__... --out runs/exit_cz2p --rounds 3
+    zolik exit --init runs/... --out runs/exit_cz2p --rounds 4   # one more round, resumed
+
+Each round is kept in ``OUT/round_N/``; started again with the same arguments (``--rounds``
+may grow) the run goes on from the first unfinished round. ``OUT/final.zip`` is the last
+round's network: ``ppo:OUT`` plays it, ``zolik export OUT --name NAME`` ships it
+(``train.expert_iteration``).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from cli.args import positive_float, positive_int
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="zolik exit", description="Expert iteration: distil a search's moves on the "
+        "network's own deals into the network, round after round; each round measured "
+        "against the planner on held-out duplicate deals.")
+    parser.add_argument("--init", required=True,
+                        help="the PPO run dir whose network starts (its final.zip or newest "
+                             "checkpoint; its config gives the rules and features)")
+    parser.add_argument("--out", required=True, help="folder for the rounds (resumable)")
+    parser.add_argument("--labeller", default="pimc:rollouts=64",
+                        help="the search that labels (default pimc:rollouts=64)")
+    parser.add_argument("--anchor", choices=("network", "labeller"), default="network",
+                        help="whose moves the search must beat: the round's network "
+                             "(default; the planner's move is a challenger) or the "
+                             "labeller's own rollout policy")
+    parser.add_argument("--rounds", type=positive_int, default=3, help="rounds (default 3)")
+    parser.add_argument("--decisions", type=positive_int, default=30_000,
+                        help="decisions labelled per round (default 30000)")
+    parser.add_argument("--epochs", type=positive_int, default=2,
+                        help="passes over all rounds' labels per round (default 2)")
+    parser.add_argument("--lr", type=positive_float, default=3e-4,
+                        help="Adam step size of the distillation (default 3e-4)")
+    parser.add_argument("--eval-deals", type=positive_int, default=500,
+                        help="held-out duplicate deals against the planner per round (500)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the labelled deals (1)")
+    parser.add_argument("--workers", type=positive_int, default=2,
+                        help="processes that play and label (default 2)")
+    parser.add_argument("--quiet", action="store_true", help="no progress bars")
+    return parser
+
+
+def main(argv: list[str]) -> int:
+    args = build_parser().parse_args(argv)
+    init = Path(args.init)
+    if not (init / "config.yaml").is_file():
+        raise SystemExit(f"--init {args.init!r}: not a run dir (no config.yaml)")
+    from agents.search.pimc import make as make_pimc  # checks the labeller before any work
+    from train.config import is_search_teacher
+    from train.expert_iteration import ExitPlan, run
+
+    if not is_search_teacher(args.labeller):
+        raise SystemExit(f"--labeller {args.labeller!r}: give a search, e.g. pimc:rollouts=64")
+    if args.anchor == "network" and "prior=" in args.labeller:
+        raise SystemExit(f"--labeller {args.labeller!r}: --anchor network makes the round's "
+                         f"network the prior; give --anchor labeller to choose another")
+    make_pimc(_rules_of(init), args.labeller.partition(":")[2])
+    plan = ExitPlan(init=str(init), labeller=args.labeller, rounds=args.rounds,
+                    decisions=args.decisions, epochs=args.epochs, learning_rate=args.lr,
+                    anchor=args.anchor,
+                    eval_deals=args.eval_deals, seed=args.seed, workers=args.workers)
+    final = run(plan, Path(args.out), progress=not args.quiet)
+    print(f"the last round's network: {final} (ppo:{args.out} plays it)")
+    return 0
+
+
+def _rules_of(run_dir: Path) -> Any:
+    from train.ppo import read_config
+
+    return read_config(run_dir).rules()

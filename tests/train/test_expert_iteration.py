@@ -1,0 +1,100 @@
+"""Expert iteration (``zolik exit``): labels from the network's own deals, rounds that
+resume exactly, and one-line errors."""
+
+import dataclasses
+import json
+
+import numpy as np
+import pytest
+
+from agents.learned.ppo import resolve_checkpoint
+from cli import main as zolik
+from tests.train.test_ppo import _same_weights
+from train import expert_iteration as exit_
+from zolik_env.rummy import actions as A
+
+LABELLER = "pimc:rollouts=2,candidates=2"
+
+
+def plan_for(run_dir, **changes):
+    return exit_.ExitPlan(**{"init": str(run_dir), "labeller": LABELLER, "rounds": 1,
+                             "decisions": 24, "epochs": 1, "eval_deals": 2, "seed": 5,
+                             "workers": 1, "deals_at_once": 2, **changes})
+
+
+def labels(tiny_run, seed):
+    cfg, result = tiny_run
+    return exit_.label_part(cfg.rules(), str(resolve_checkpoint(result.run_dir)), LABELLER,
+                            20, seed, 0, cfg.gamma, cfg.reward, deals_at_once=2)
+
+
+def test_labels__a_seed_gives_the_same_labels_another_seed_other_deals(tiny_run):
+    first, again, other = labels(tiny_run, 5), labels(tiny_run, 5), labels(tiny_run, 6)
+    for field in dataclasses.fields(first):
+        np.testing.assert_array_equal(getattr(first, field.name), getattr(again, field.name))
+    assert first.obs.shape != other.obs.shape or not np.array_equal(first.obs, other.obs)
+    legal = first.legal(np.arange(len(first)))
+    assert legal[np.arange(len(first)), first.action].all()  # every label a legal move
+    searched = (first.action < A.MELD_BASE) | (first.action >= A.DISCARD_BASE)
+    assert searched.any() and (~searched).any()  # draws/discards searched, lays planned
+
+
+def _forget_after_labels(out, r):
+    """What a kill after round ``r``'s labels, before its network, leaves: the label parts."""
+    for name in ("model.zip", "model.json", "distil.json", "eval.json"):
+        (exit_.round_dir(out, r) / name).unlink()
+    (out / "final.zip").unlink()
+
+
+def test_resume__rounds_killed_and_resumed_equal_a_run_that_was_never_stopped(tiny_run,
+                                                                              tmp_path):
+    _, result = tiny_run
+    whole = exit_.run(plan_for(result.run_dir, rounds=2), tmp_path / "whole", progress=False)
+    part = tmp_path / "part"
+    exit_.run(plan_for(result.run_dir, rounds=1), part, progress=False)  # then stopped
+    exit_.run(plan_for(result.run_dir, rounds=2), part, progress=False)  # asked for more
+    _forget_after_labels(part, 2)
+    resumed = exit_.run(plan_for(result.run_dir, rounds=2), part, progress=False)
+    assert _same_weights(whole, resumed)
+    assert (tmp_path / "whole" / "exit.csv").read_text().splitlines()[1:] != []
+    rows = [line.rsplit(",", 1)[0] for line in (part / "exit.csv").read_text().splitlines()]
+    assert rows == [line.rsplit(",", 1)[0]  # the same rounds, labels and scores; not seconds
+                    for line in (tmp_path / "whole" / "exit.csv").read_text().splitlines()]
+    first = json.loads((exit_.round_dir(part, 1) / "eval.json").read_text())
+    assert first["opponent"] == "planner" and first["deals"] == 2
+
+
+def test_resume__other_settings_in_the_same_folder_are_refused(tiny_run, tmp_path):
+    _, result = tiny_run
+    exit_.run(plan_for(result.run_dir), tmp_path / "out", progress=False)
+    with pytest.raises(ValueError, match="other settings \\(decisions\\)"):
+        exit_.run(plan_for(result.run_dir, decisions=48), tmp_path / "out", progress=False)
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--labeller", "planner"], "--labeller 'planner': give a search"),
+    (["--labeller", "pimc:rollouts=zero"], "pimc: rollouts='zero' is not a number"),
+])
+def test_cli__bad_values_are_one_line_errors(tiny_run, tmp_path, capsys, argv, message):
+    _, result = tiny_run
+    args = ["exit", "--init", str(result.run_dir), "--out", str(tmp_path / "o"), *argv]
+    assert zolik.main(args) == 2
+    err = capsys.readouterr().err.strip()
+    assert message in err and len(err.splitlines()) == 1 and "Traceback" not in err
+    assert not (tmp_path / "o").exists()  # refused before any work
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--rounds", "0"], "argument --rounds: must be positive, got 0"),
+    (["--decisions", "-3"], "argument --decisions: must be positive, got -3"),
+])
+def test_cli__bad_numbers_are_argparses_one_line_error(tmp_path, capsys, argv, message):
+    with pytest.raises(SystemExit) as stop:
+        zolik.main(["exit", "--init", str(tmp_path), "--out", str(tmp_path / "o"), *argv])
+    assert stop.value.code == 2
+    assert capsys.readouterr().err.strip().splitlines()[-1].endswith(message)
+
+
+def test_cli__an_init_that_is_no_run_is_named(tmp_path, capsys):
+    assert zolik.main(["exit", "--init", str(tmp_path), "--out", str(tmp_path / "o")]) == 2
+    assert f"--init {str(tmp_path)!r}: not a run dir" in capsys.readouterr().err

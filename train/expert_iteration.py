@@ -1,0 +1,234 @@
+"""Expert iteration: the network plays its own deals, a search labels every decision it
+met, and the network learns the search's moves; the next round's network plays again.
+
+    zolik exit --init runs/RUN --out runs/exit_cz2p --rounds 3 --decisions 30000
+
+One round (``run_round``), in the spirit of ExIt (Anthony, Tian & Barber 2017) with
+determinized worlds:
+
+1. **Play**: the round's network (sampling its moves, as in training) plays
+   ``decisions`` decisions of fresh deals, in ``LABEL_SHARDS`` independent parts on
+   ``workers`` processes; the same bytes for any ``workers``.
+2. **Label**: the labeller, a search agent (``pimc:...``: rollouts over worlds sampled
+   from the acting seat's belief, never the deal itself; ``train.search_labels``), names
+   its move at each of those decisions. The network's own moves are played, so the
+   labels cover the states the network reaches (DAgger, Ross, Gordon & Bagnell 2011).
+   With ``anchor="network"`` (the default) the search improves on the network itself:
+   the network's likeliest move is the one a challenger must beat, the challengers are
+   the planner's move and the network's next likeliest, and every other decision keeps
+   the network's move; the rollouts play the labeller's policy (the planner: fast).
+   With ``anchor="labeller"`` the search improves on its own policy's moves, so every
+   label the search does not overrule is the planner's.
+3. **Distil**: the network learns every round's labels so far (aggregated, as DAgger
+   does) for ``epochs`` passes, its value head the returns of its own deals.
+4. **Measure**: the new network (its likeliest move) against ``planner`` on
+   ``eval_deals`` held-out duplicate deals; a line of ``exit.csv``.
+
+Everything a round makes is kept in ``OUT/round_N/`` (label parts, ``model.zip``,
+``eval.json``), so a killed run, started again with the same arguments, resumes at the
+first round it had not finished (its label parts, once all are played, are kept), and
+the same seed gives the same labels and networks. The network keeps the init run's
+config (rules, features, priors): ``OUT/config.yaml``, so ``ppo:OUT`` plays it.
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import json
+import pathlib
+import time
+from typing import Any
+
+import numpy as np
+
+from train.config import PPOConfig
+from zolik_env.rummy.options import RuleSet
+from zolik_env.seeds import EVAL_SEED_START
+
+LABEL_SHARDS = 4  # a round's decisions are played in this many parts, on ``workers`` processes
+ROUND_SEED_STRIDE = 10_007  # round r of seed s labels deals of seed s * stride + r + 1
+EXIT_EVAL_SEED_START = EVAL_SEED_START + 3_000_000  # held-out: not the strength benchmark's
+
+
+@dataclasses.dataclass(frozen=True)
+class ExitPlan:
+    """What an expert-iteration run does; written to ``OUT/exit.json``."""
+
+    init: str  # the run whose network is round 0's (its final.zip or newest checkpoint)
+    labeller: str = "pimc:rollouts=64"
+    rounds: int = 3
+    decisions: int = 30_000  # labelled per round
+    epochs: int = 2  # passes over the aggregated labels per round
+    learning_rate: float = 3e-4
+    eval_deals: int = 500
+    seed: int = 1
+    workers: int = 2
+    anchor: str = "network"  # whose moves the search must beat: "network" or "labeller"
+    deals_at_once: int = 16  # per part: a part drops the deals still running when it has
+    # its decisions, so fewer deals at once waste fewer labels (pimc labels one row at a time)
+
+
+NETWORK = "{network}"  # in a labeller spec: the round's checkpoint (``anchored``)
+ANCHORS = ("network", "labeller")
+
+
+def anchored(labeller: str, anchor: str) -> str:
+    """The labeller spec of a round: with ``anchor="network"`` the round's network
+    (``NETWORK``, filled in per round) is the prior whose moves the search must beat."""
+    if anchor not in ANCHORS:
+        raise ValueError(f"anchor {anchor!r}: choose from {', '.join(ANCHORS)}")
+    if anchor == "labeller":
+        return labeller
+    kind, _, argument = labeller.partition(":")
+    return f"{kind}:{argument + ',' if argument else ''}prior=ppo:{NETWORK}:argmax"
+
+
+def round_dir(out: pathlib.Path, r: int) -> pathlib.Path:
+    return out / f"round_{r}"
+
+
+def label_part(rules: RuleSet, checkpoint: str, labeller: str, decisions: int, seed: int,
+               first_deal: int, gamma: float, reward: str, deals_at_once: int = 16,
+               bar: Any = None) -> Any:
+    """One part of a round's labels: ``checkpoint``'s network plays, ``labeller`` labels
+    (``train.imitation.collect`` with a driver); raw observations, no features yet."""
+    import torch
+
+    from agents.learned import legacy
+    from agents.learned.ppo import PPOPolicy
+    from train.imitation import collect
+
+    torch.set_num_threads(1)
+    labeller = labeller.replace(NETWORK, checkpoint)
+    model = legacy.load_model(checkpoint, device="cpu")
+    driver = PPOPolicy(model.policy, "exit", rules=rules)
+    return collect(rules, labeller, decisions, seed, gamma, reward, num_deals=deals_at_once,
+                   driver=driver, first_deal=first_deal, bar=bar)
+
+
+def round_labels(plan: ExitPlan, cfg: PPOConfig, r: int, checkpoint: pathlib.Path,
+                 out: pathlib.Path, progress: bool) -> Any:
+    """Round ``r``'s labels with features, from its cached parts where they exist."""
+    from train.imitation import _SHARD_DEALS, concat, with_features
+    from train.work_pool import in_processes, progress_bar
+
+    folder = round_dir(out, r)
+    folder.mkdir(parents=True, exist_ok=True)
+    per_part = -(-plan.decisions // LABEL_SHARDS)
+    seed = plan.seed * ROUND_SEED_STRIDE + r + 1
+    paths = [folder / f"labels_{part}.npz" for part in range(LABEL_SHARDS)]
+    todo = [part for part, path in enumerate(paths) if not path.exists()]
+    if "," in str(checkpoint):
+        raise ValueError(f"{checkpoint}: a labeller spec cannot name a path with a comma")
+    jobs = [{"rules": cfg.rules(), "checkpoint": str(checkpoint),
+             "labeller": anchored(plan.labeller, plan.anchor),
+             "decisions": per_part, "seed": seed, "first_deal": part * _SHARD_DEALS,
+             "gamma": cfg.gamma, "reward": cfg.reward, "deals_at_once": plan.deals_at_once}
+            for part in todo]
+    bar = progress_bar(per_part * len(todo), progress)
+    for part, data in zip(todo, in_processes(label_part, jobs, plan.workers, bar), strict=True):
+        save_data(paths[part], data)
+    data = concat(*(load_data(path) for path in paths))
+    return with_features(data, cfg.rules(), cfg.obs_features, progress, plan.workers)
+
+
+def save_data(path: pathlib.Path, data: Any) -> None:
+    """``TeacherData`` to ``path``, atomically (a killed run never leaves half a part)."""
+    tmp = path.with_name(f".{path.stem}.tmp.npz")
+    np.savez_compressed(tmp, **dataclasses.asdict(data))
+    tmp.replace(path)
+
+
+def load_data(path: pathlib.Path) -> Any:
+    from train.imitation import TeacherData
+
+    with np.load(path) as saved:
+        return TeacherData(**{f.name: saved[f.name] for f in dataclasses.fields(TeacherData)})
+
+
+def distil(plan: ExitPlan, cfg: PPOConfig, r: int, labels: list[Any],
+           checkpoint: pathlib.Path, out: pathlib.Path, progress: bool) -> pathlib.Path:
+    """Round ``r``'s network: ``checkpoint``'s, taught every round's labels so far; saved
+    as ``OUT/round_r/model.zip`` (with its ``train.imitation.CloneReport``)."""
+    from agents.learned import legacy
+    from train.imitation import clone, concat
+    from train.ppo import save_checkpoint
+
+    model = legacy.load_model(checkpoint, device="cpu")
+    report = clone(model.policy, concat(*labels), epochs=plan.epochs,
+                   learning_rate=plan.learning_rate, seed=plan.seed * ROUND_SEED_STRIDE + r,
+                   progress=progress)
+    folder = round_dir(out, r)
+    (folder / "distil.json").write_text(json.dumps(dataclasses.asdict(report), indent=1))
+    print(f"round {r}: learned {report.samples:,} labels, {report.epochs} epochs, held-out "
+          f"match {report.accuracy:.3f} ({report.seconds:.0f} s)", flush=True)
+    return save_checkpoint(model, cfg, folder / "model.zip")
+
+
+def measure(plan: ExitPlan, cfg: PPOConfig, r: int, checkpoint: pathlib.Path,
+            out: pathlib.Path, progress: bool) -> dict[str, Any]:
+    """The round's network (its likeliest move) against the planner on held-out deals."""
+    from train.evaluate import evaluate_checkpoint, verdict
+
+    rows = evaluate_checkpoint(checkpoint, cfg.rules(), ["planner"], plan.eval_deals, r,
+                               plan.seed, EXIT_EVAL_SEED_START, ("argmax",), progress)
+    row = rows[0]
+    (round_dir(out, r) / "eval.json").write_text(json.dumps(row, indent=1))
+    print(f"round {r}: {verdict(row)}", flush=True)
+    return row
+
+
+def run(plan: ExitPlan, out: pathlib.Path, progress: bool = True) -> pathlib.Path:
+    """Play, label, distil and measure ``plan.rounds`` rounds (resuming the rounds ``out``
+    holds); the last round's network."""
+    from agents.learned.ppo import resolve_checkpoint
+    from train.ppo import read_config
+
+    cfg = read_config(pathlib.Path(plan.init))
+    checkpoint = resolve_checkpoint(plan.init)
+    out.mkdir(parents=True, exist_ok=True)
+    _check_same_plan(plan, out)
+    (out / "config.yaml").write_text((pathlib.Path(plan.init) / "config.yaml").read_text())
+    labels: list[Any] = []
+    for r in range(1, plan.rounds + 1):
+        began = time.time()
+        labels.append(round_labels(plan, cfg, r, checkpoint, out, progress))
+        model = round_dir(out, r) / "model.zip"
+        checkpoint = (model if model.exists() else
+                      distil(plan, cfg, r, labels, checkpoint, out, progress))
+        done = round_dir(out, r) / "eval.json"
+        row = (json.loads(done.read_text()) if done.exists()
+               else measure(plan, cfg, r, checkpoint, out, progress))
+        _log(out, r, len(labels[-1]), row, time.time() - began)
+    final = out / "final.zip"
+    final.write_bytes(checkpoint.read_bytes())
+    final.with_suffix(".json").write_bytes(checkpoint.with_suffix(".json").read_bytes())
+    return final
+
+
+def _check_same_plan(plan: ExitPlan, out: pathlib.Path) -> None:
+    """A run folder belongs to one plan: resuming with other settings would mix labels."""
+    path = out / "exit.json"
+    mine = dataclasses.asdict(plan)
+    if path.exists():
+        theirs = json.loads(path.read_text())
+        changed = sorted(k for k in mine if k != "rounds" and theirs.get(k) != mine[k])
+        if changed:
+            raise ValueError(f"{out} holds an expert-iteration run with other settings "
+                             f"({', '.join(changed)}); give another --out")
+    path.write_text(json.dumps(mine, indent=1))
+
+
+def _log(out: pathlib.Path, r: int, labels: int, row: dict[str, Any], seconds: float) -> None:
+    path = out / "exit.csv"
+    fields = ["round", "labels", "vs_planner", "low", "high", "deals", "seconds"]
+    rows = list(csv.DictReader(path.open())) if path.exists() else []
+    rows = [x for x in rows if int(x["round"]) < r]
+    rows.append({"round": r, "labels": labels, "vs_planner": row["score_diff"],
+                 "low": row["score_diff_low"], "high": row["score_diff_high"],
+                 "deals": row.get("deals", ""), "seconds": round(seconds)})
+    with path.open("w", newline="") as f:
+        writer = csv.DictWriter(f, fields)
+        writer.writeheader()
+        writer.writerows(rows)
