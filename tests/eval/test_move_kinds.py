@@ -1,0 +1,52 @@
+"""Where an agent gains on the planner, by kind of move (``eval.move_kinds``)."""
+
+import numpy as np
+import pytest
+
+from agents.registry import make_agent
+from eval import move_kinds as mk
+from eval.harness import play_match
+from zolik_env.rummy import actions as A
+from zolik_env.rummy import options
+
+CZ2 = options.preset("cz", num_players=2, max_turns=30)
+
+
+def test_kind_of__every_action_has_one_kind_and_the_ranges_meet():
+    kinds = mk.kind_of(np.arange(A.NUM_ACTIONS))
+    assert kinds.min() == 0 and kinds.max() == len(mk.KINDS) - 1
+    assert (np.diff(kinds) >= 0).all()  # ranges in order, no gaps
+    names = list(mk.KINDS)
+    assert names[mk.kind_of(np.array([A.DRAW_STOCK]))[0]] == "draw"
+    assert names[mk.kind_of(np.array([A.MELD_BASE]))[0]] == "meld"
+    assert names[mk.kind_of(np.array([A.UNDO]))[0]] == "undo"
+    assert names[mk.kind_of(np.array([A.NUM_ACTIONS - 1]))[0]] == "discard"
+
+
+def test_kind_swap__every_kind_swapped_plays_the_planners_game():
+    seeds = np.arange(6)
+    planner = make_agent("planner", CZ2)
+    swapped = mk.KindSwap(make_agent("greedy", CZ2), make_agent("planner", CZ2),
+                          range(len(mk.KINDS)))
+    mixed = play_match(CZ2, [swapped, make_agent("planner", CZ2)], seeds)
+    alone = play_match(CZ2, [planner, make_agent("planner", CZ2)], seeds)
+    np.testing.assert_array_equal(mixed.rewards, alone.rewards)
+    assert swapped.differ.sum() > 0  # greedy's moves were replaced, not just the same
+
+
+def test_study__the_planner_against_itself_differs_nowhere_and_is_worth_nothing():
+    rows = mk.study(CZ2, "planner", deals=4, kinds=("draw", "discard"))
+    assert [r["kind"] for r in rows] == ["all", "draw", "discard"]
+    assert all(r["differ"] == 0 and r["worth"] == 0 for r in rows)
+    assert rows[1]["moves"] > 0 and rows[2]["moves"] > 0
+
+
+def test_study__greedy_differs_from_the_planner_and_its_discards_cost_points():
+    rows = {r["kind"]: r for r in mk.study(CZ2, "greedy", deals=12, kinds=("discard",))}
+    assert rows["all"]["worth"] < 0 and rows["discard"]["differ"] > 0
+    assert rows["discard"]["worth"] < 0  # greedy's own discards lose to the planner's
+
+
+def test_study__an_unknown_kind_is_named():
+    with pytest.raises(ValueError, match="'shuffle'"):
+        mk.study(CZ2, "planner", deals=1, kinds=("shuffle",))
