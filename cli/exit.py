@@ -34,6 +34,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="whose moves the search must beat: the round's network "
                              "(default; the planner's move is a challenger) or the "
                              "labeller's own rollout policy")
+    parser.add_argument("--deviation-weight", type=positive_int, default=1,
+                        help="how often a label that overrules the round's network counts "
+                             "in the distillation (default 1)")
     parser.add_argument("--rounds", type=positive_int, default=3, help="rounds (default 3)")
     parser.add_argument("--decisions", type=positive_int, default=30_000,
                         help="decisions labelled per round (default 30000)")
@@ -67,7 +70,7 @@ def main(argv: list[str]) -> int:
     make_pimc(_rules_of(init), args.labeller.partition(":")[2])
     plan = ExitPlan(init=str(init), labeller=args.labeller, rounds=args.rounds,
                     decisions=args.decisions, epochs=args.epochs, learning_rate=args.lr,
-                    anchor=args.anchor,
+                    anchor=args.anchor, deviation_weight=args.deviation_weight,
                     eval_deals=args.eval_deals, seed=args.seed, workers=args.workers)
     final = run(plan, Path(args.out), progress=not args.quiet)
     print(f"the last round's network: {final} (ppo:{args.out} plays it)")

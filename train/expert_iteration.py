@@ -65,6 +65,7 @@ class ExitPlan:
     seed: int = 1
     workers: int = 2
     anchor: str = "network"  # whose moves the search must beat: "network" or "labeller"
+    deviation_weight: int = 1  # labels that overrule the round's network count this often
     deals_at_once: int = 16  # per part: a part drops the deals still running when it has
     # its decisions, so fewer deals at once waste fewer labels (pimc labels one row at a time)
 
@@ -130,7 +131,34 @@ def round_labels(plan: ExitPlan, cfg: PPOConfig, r: int, checkpoint: pathlib.Pat
     for part, data in zip(todo, in_processes(label_part, jobs, plan.workers, bar), strict=True):
         save_data(paths[part], data)
     data = concat(*(load_data(path) for path in paths))
-    return with_features(data, cfg.rules(), cfg.obs_features, progress, plan.workers)
+    featured = with_features(data, cfg.rules(), cfg.obs_features, progress, plan.workers)
+    if plan.deviation_weight == 1:
+        return featured
+    return stressed(featured, overruled(data, cfg, checkpoint), plan.deviation_weight)
+
+
+def overruled(raw: Any, cfg: PPOConfig, checkpoint: pathlib.Path) -> np.ndarray:
+    """bool (N,): the labels that are not ``checkpoint``'s likeliest move (with the
+    network as anchor: where the search overruled the network)."""
+    from agents.learned import ppo as ppo_agent
+
+    net = ppo_agent.load(checkpoint, cfg.rules(), deterministic=True)
+    rows = np.arange(len(raw))
+    moves = np.concatenate([net.act_batch(raw.obs[part], raw.legal(part), np.random.default_rng(0))
+                            for part in np.array_split(rows, max(1, len(raw) // 2048))])
+    return moves != raw.action
+
+
+def stressed(data: Any, overruled: np.ndarray, weight: int, holdout: float = 0.05) -> Any:
+    """``data`` with its overruled labels ``weight`` times over: the copies go in front,
+    so the held-out tail (``train.imitation.clone``'s last ``holdout``) holds no copy."""
+    from train.imitation import TeacherData
+
+    n_train = int(len(data) * (1 - holdout))
+    copies = np.tile(np.flatnonzero(overruled[:n_train]), weight - 1)
+    rows = np.concatenate([copies, np.arange(len(data))])
+    return TeacherData(**{f.name: getattr(data, f.name)[rows]
+                          for f in dataclasses.fields(TeacherData)})
 
 
 def save_data(path: pathlib.Path, data: Any) -> None:

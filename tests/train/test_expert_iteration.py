@@ -7,6 +7,7 @@ import json
 import numpy as np
 import pytest
 
+from agents.learned import ppo as ppo_agent
 from agents.learned.ppo import resolve_checkpoint
 from cli import main as zolik
 from tests.train.test_ppo import _same_weights
@@ -98,3 +99,28 @@ def test_cli__bad_numbers_are_argparses_one_line_error(tmp_path, capsys, argv, m
 def test_cli__an_init_that_is_no_run_is_named(tmp_path, capsys):
     assert zolik.main(["exit", "--init", str(tmp_path), "--out", str(tmp_path / "o")]) == 2
     assert f"--init {str(tmp_path)!r}: not a run dir" in capsys.readouterr().err
+
+
+def test_anchor__the_search_overrules_the_network_only_where_it_draws_or_discards(tiny_run):
+    cfg, result = tiny_run
+    checkpoint = resolve_checkpoint(result.run_dir)
+    spec = exit_.anchored("pimc:rollouts=8,z=0", "network")
+    data = exit_.label_part(cfg.rules(), str(checkpoint), spec, 60, 7, 0, cfg.gamma,
+                            cfg.reward, deals_at_once=2)
+    over = exit_.overruled(data, cfg, checkpoint)
+    net = ppo_agent.load(checkpoint, cfg.rules(), deterministic=True)
+    own = net.act_batch(data.obs, data.legal(np.arange(len(data))), np.random.default_rng(0))
+    searched = (own < A.MELD_BASE) | (own >= A.DISCARD_BASE)
+    assert over.any()  # with z=0 the search overrules somewhere
+    assert not over[~searched].any()  # where the network lays or lays off: its own move
+    np.testing.assert_array_equal(over, own != data.action)
+
+
+def test_stressed__overruled_labels_repeat_and_the_held_out_tail_holds_no_copy(tiny_run):
+    data = labels(tiny_run, 5)
+    over = np.zeros(len(data), bool)
+    over[[0, 3, len(data) - 1]] = True  # the last one is held out
+    out = exit_.stressed(data, over, 3)
+    assert len(out) == len(data) + 2 * 2
+    np.testing.assert_array_equal(out.action[-len(data):], data.action)  # originals in order
+    np.testing.assert_array_equal(out.obs[:4], data.obs[[0, 3, 0, 3]])
