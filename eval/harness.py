@@ -211,7 +211,8 @@ def play_match(rules: RuleSet, policies: Sequence[Policy], seeds: Sequence[int] 
 
     All rotations of all deals step together as one batch through the core; at each
     step the rows are grouped by the agent to act, which sees only its seat's observation
-    and the legal-action mask.
+    and the legal-action mask (a search agent: its seat's information state). An oracle
+    (``agents.base.OraclePolicy``) is given the deal itself; reports mark it privileged.
 
     Args:
         rotations: int (R, P) the agent index at each seat, one row per seating played
