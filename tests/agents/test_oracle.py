@@ -100,8 +100,9 @@ def test_oracle__refused_by_the_training_env_the_pool_and_the_config():
 def test_oracle__refused_as_a_rollout_policy_and_by_the_web_table(tmp_path):
     from play.session import TableGame, agent_move
 
-    with pytest.raises(ValueError, match="sees every card"):
-        make_agent("pimc:policy=oracle:planner", CZ2)
+    for spec in ("pimc:policy=oracle:planner", "pimc:prior=oracle:planner"):
+        with pytest.raises(ValueError, match="sees every card"):
+            make_agent(spec, CZ2)
     with pytest.raises(ValueError, match="is an oracle"):
         agent_move(make_agent("oracle:planner", CZ2), CZ2, game.init(CZ2, [0]),
                    np.random.default_rng(0))
