@@ -71,7 +71,8 @@ def export(run_dir: str | pathlib.Path, name: str, deals: int = 400,
     print(format_table(rows))
     meta = {**ppo_agent.rules_meta(rules), "source": str(checkpoint),
             "steps": int(model.num_timesteps), "config": cfg.exp_name, "seed": cfg.seed,
-            "deals": deals, "seed_start": EXPORT_SEED_START, "strength": rows}
+            "deals": deals, "seed_start": EXPORT_SEED_START, "strength": rows,
+            "best_response": unmeasured_best_response(name)}
     (stage / f"{name}.json").write_text(json.dumps(meta, indent=1))
     (stage / f"{name}.md").write_text(model_card(name, meta, run, note))
     commit(out_dir, name)
@@ -126,6 +127,16 @@ def _minutes(run: pathlib.Path) -> str:
     return f"{total:.0f}"
 
 
+def unmeasured_best_response(name: str) -> dict[str, Any]:
+    """A new bot's ``best_response`` entry: a margin measured against another file does
+    not carry over, so it starts unmeasured, with the command that measures it."""
+    return {"margin": None,
+            "status": "not measured yet: a best response trained 60 minutes against this "
+                      "bot, its margin on 2,000 held-out duplicate deals (docs/yardsticks.md)",
+            "command": f"zolik strength exploit --agent pretrained:{name} --minutes 60 "
+                       f"--seed 1 --no-reference"}
+
+
 def model_card(name: str, meta: dict[str, Any], run: pathlib.Path, note: str) -> str:
     rows = "\n".join(
         f"| {r.get('play', 'sample')} | {r['opponent']} | {r['score_diff']:+.1f} "
@@ -160,6 +171,12 @@ bootstrap intervals (play: `sample` draws its moves from the policy, as
 | play | opponent | score difference | win share |
 |---|---|---|---|
 {rows}
+
+**Best-response margin.** Not measured yet: how much a best response trained 60 minutes
+against this bot wins on 2,000 held-out duplicate deals, a lower bound on how exploitable
+it is (`docs/yardsticks.md`). Measure it with
+`{meta['best_response']['command']}`
+and write the figure into `best_response` of `{name}.json` and here.
 
 Play it: `zolik eval --agents pretrained:{name} planner --deals 100`
 (`pretrained:{name}:argmax` plays the most likely move instead of sampling).

@@ -54,6 +54,11 @@ def test_export__writes_rules_strength_and_a_model_card(exported):
         ("sample", "random"), ("argmax", "random")]
     card = (out / "tiny.md").read_text()
     assert "# pretrained:tiny" in card and "A test bot." in card and "| argmax | random |" in card
+    # a new file's exploitability is unmeasured, whatever the bot it replaces had
+    assert saved["best_response"]["margin"] is None
+    assert saved["best_response"]["command"].startswith(
+        "zolik strength exploit --agent pretrained:tiny ")
+    assert "**Best-response margin.** Not measured yet" in card
 
 
 def test_pretrained__other_rules_are_an_error_naming_the_difference(exported):
