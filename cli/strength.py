@@ -8,10 +8,12 @@
     zolik strength search --budgets 8,32,96 --deals 200 --workers 2   # pimc vs the planner
     zolik strength exploit --agent planner --minutes 60  # a best response and its margin
     zolik strength oracle --presets cz,sk,jolly          # what seeing every card is worth
+    zolik strength kinds --agent pretrained:cz_2p:argmax # its gains on the planner by move kind
 
 Only parses arguments, then calls ``eval.strength`` (heuristic pairs, a Markdown table),
 ``train.strength.benchmark`` (PPO, which writes ``strength.json`` into the run dir) or
-``eval.search_strength`` (the search agent against its budget: a table and a plot);
+``eval.search_strength`` (the search agent against its budget: a table and a plot) or
+``eval.move_kinds`` (an agent's gains on the planner by kind of move);
 ``exploit`` and ``oracle`` live in ``cli.strength_yardsticks``.
 """
 
@@ -68,6 +70,18 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("--players", type=int, default=2)
     search.add_argument("--workers", type=int, default=1, help="processes for the deals")
     search.add_argument("--out", default="runs/search_strength", help="folder for the results")
+    kinds = sub.add_parser(
+        "kinds", help="where an agent gains on the planner, by kind of move",
+        description="Per kind of the agent's moves (draw, meld, lay-off, joker swap, undo, "
+                    "discard): the share the planner would not have made, and the points "
+                    "per deal they are worth (the agent against the planner minus the same "
+                    "agent with that kind swapped for the planner's moves, same deals).")
+    kinds.add_argument("--agent", required=True,
+                       help="agent spec, e.g. pretrained:cz_2p:argmax or ppo:RUN:argmax")
+    kinds.add_argument("--deals", type=int, default=1000, help="duplicate deals (1000)")
+    kinds.add_argument("--preset", default="cz")
+    kinds.add_argument("--players", type=int, default=2)
+    kinds.add_argument("--out", default="runs/move_kinds", help="folder for the JSON table")
     yardsticks.add_parsers(sub)
     return parser
 
@@ -183,7 +197,35 @@ def cmd_search(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"pairs": cmd_pairs, "ppo": cmd_ppo, "search": cmd_search, **yardsticks.COMMANDS}
+def cmd_kinds(args: argparse.Namespace) -> int:
+    import json
+
+    from eval.move_kinds import format_rows, study
+    from zolik_env.rummy import rules
+
+    _positive(args.deals, "--deals", "kinds")
+    try:
+        rule_set = rules.preset(args.preset, num_players=args.players)
+    except ValueError as error:
+        raise SystemExit(f"zolik strength kinds: {error}") from None
+    _check_specs([args.agent], [rule_set], "kinds")
+    out = pathlib.Path(args.out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise SystemExit(f"zolik strength kinds: cannot write --out {out} "
+                         f"({error.strerror})") from None
+    rows = study(rule_set, args.agent, args.deals)
+    print(format_rows(rows, args.agent))
+    path = out / "move_kinds.json"
+    path.write_text(json.dumps({"agent": args.agent, "preset": args.preset,
+                                "players": args.players, "rows": rows}, indent=1))
+    print(f"wrote {path}")
+    return 0
+
+
+COMMANDS = {"pairs": cmd_pairs, "ppo": cmd_ppo, "search": cmd_search, "kinds": cmd_kinds,
+            **yardsticks.COMMANDS}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import SingleFromBatched
+from agents.base import SingleFromBatched, is_oracle_policy, is_search_policy
 from agents.registry import make_agent
 from eval.harness import play_match
 from eval.stats import pair_difference, summarize
@@ -77,6 +77,10 @@ def study(rules: RuleSet, agent: str, deals: int, seed_start: int = KINDS_SEED_S
     unknown = sorted(set(kinds) - set(KINDS))
     if unknown:
         raise ValueError(f"kinds {unknown}: choose from {', '.join(KINDS)}")
+    probe = make_agent(agent, rules)
+    if is_search_policy(probe) or is_oracle_policy(probe):
+        raise ValueError(f"agent {agent!r} does not act on an observation alone (a search or "
+                         f"an oracle): its moves cannot be swapped for the planner's")
     seeds = np.arange(seed_start, seed_start + deals)
     planner = make_agent("planner", rules)
     base = KindSwap(make_agent(agent, rules), make_agent("planner", rules))

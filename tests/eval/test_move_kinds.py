@@ -50,3 +50,9 @@ def test_study__greedy_differs_from_the_planner_and_its_discards_cost_points():
 def test_study__an_unknown_kind_is_named():
     with pytest.raises(ValueError, match="'shuffle'"):
         mk.study(CZ2, "planner", deals=1, kinds=("shuffle",))
+
+
+@pytest.mark.parametrize("agent", ["pimc:rollouts=2", "oracle:planner"])
+def test_study__a_search_or_an_oracle_is_refused_by_name(agent):
+    with pytest.raises(ValueError, match=f"agent '{agent}' does not act on an observation"):
+        mk.study(CZ2, agent, deals=1)
