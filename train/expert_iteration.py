@@ -48,7 +48,7 @@ from zolik_env.seeds import EVAL_SEED_START
 
 LABEL_SHARDS = 4  # a round's decisions are played in this many parts, on ``workers`` processes
 ROUND_SEED_STRIDE = 10_007  # round r of seed s labels deals of seed s * stride + r + 1
-EXIT_EVAL_SEED_START = EVAL_SEED_START + 3_000_000  # held-out: not the strength benchmark's
+EXIT_EVAL_SEED_START = EVAL_SEED_START + 8_000_000  # held out: apart from export's deals
 
 
 @dataclasses.dataclass(frozen=True)
