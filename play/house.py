@@ -3,7 +3,8 @@
 ``House.run`` runs a request's work off the event loop (with a time limit when asked:
 a 503 past it, the work finishing in the background); ``House.locked`` holds one game's
 lock, so requests for one game go in turn while other games go on; ``House.held`` reads a
-game back from its save on first use; ``House.sweep`` lets idle games leave memory.
+game back from its save on first use; ``House.sweep`` lets idle games leave memory, and
+``House.hold`` keeps at most ``MAX_HELD`` games of each kind held (the longest idle go).
 ``as_http_error`` is the one place any failure becomes the page's answer: a 4xx with a
 one-line reason for a bad request, a 409 for a damaged save, a 500 naming the failure.
 """
@@ -33,6 +34,8 @@ REPLAY_QUEUE = 6  # replays waiting for a slot; one more is a 429 at once
 SOLVER_WAIT_S = 5.0  # the dice solver's first build: the request waits this long, then 503
 FINISHED_IDLE_S = 60.0  # a finished game idle this long leaves memory (it is saved)
 LIVE_IDLE_S = 1800.0  # a live game idle this long leaves memory too
+MAX_HELD = 1000  # games held at once; past it the longest idle leave memory (saved)
+SWEEP_EVERY_S = 10.0
 MAX_REPLAY_MOVES = 20_000
 SOLVER_BUSY = ("the optimal player's tables are being built (once, up to a minute); "
                "try again shortly")
@@ -154,10 +157,31 @@ class House:
                 table = load(self.folder, game_id)
             except KeyError:
                 raise HttpError(404, f"no game {game_id!r}") from None
-            with self.registry:
-                games[game_id] = table
+            self.hold(games, game_id, table)
         self.used[game_id] = time.monotonic()
+        self.maybe_sweep()
         return table
+
+    def hold(self, games: dict[str, Any], game_id: str, table: Any) -> None:
+        """Hold ``table`` in ``games``; past ``MAX_HELD`` games the longest idle ones
+        whose lock is free leave memory (they are saved and come back when asked for)."""
+        self.used[game_id] = time.monotonic()
+        with self.registry:
+            games[game_id] = table
+            if len(games) <= MAX_HELD:
+                return
+            idle = sorted(games, key=lambda g: self.used.get(g, 0.0))
+            for gone in idle[: len(games) - MAX_HELD * 9 // 10]:
+                lock = self.locks.get(gone)
+                if gone != game_id and not (lock and lock.locked()):
+                    del games[gone]
+                    self.used.pop(gone, None)
+                    if lock is not None:
+                        del self.locks[gone]
+
+    def maybe_sweep(self) -> None:
+        if time.monotonic() - self.swept > SWEEP_EVERY_S:
+            self.sweep()
 
     def sweep(self, now: float | None = None) -> None:
         """Let idle games leave memory (they are saved): finished ones after

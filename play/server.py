@@ -41,7 +41,6 @@ Held games leave memory when idle (``FINISHED_IDLE_S`` after the game is over,
 from __future__ import annotations
 
 import pathlib
-import time
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
@@ -109,9 +108,7 @@ class Tables(House):
         seed, joker = _seed(body.get("seed")), body.get("joker", "forced")
         await self.run(lambda: warm_solver(joker), SOLVER_WAIT_S, SOLVER_BUSY)
         table = await self.run(lambda: DiceTable.new(self.folder, joker, seed))
-        with self.registry:
-            self.dice_games[table.game_id] = table
-        self.used[table.game_id] = time.monotonic()
+        self.hold(self.dice_games, table.game_id, table)
         self.maybe_sweep()
         return JSONResponse({**table.view(), "token": table.token})
 
@@ -160,15 +157,9 @@ class Tables(House):
         table = await self.run(lambda: TableGame.new(
             self.folder, body.get("preset", "cz"), body.get("players", 2), opponents,
             seed, match=body.get("match", False), humans=humans, rule_options=rule_options))
-        with self.registry:
-            self.games[table.game_id] = table
-        self.used[table.game_id] = time.monotonic()
+        self.hold(self.games, table.game_id, table)
         self.maybe_sweep()
         return JSONResponse({**table.view(), "token": table.token})
-
-    def maybe_sweep(self) -> None:
-        if time.monotonic() - self.swept > 10.0:
-            self.sweep()
 
     async def join(self, request: Request) -> Response:
         code = request.path_params["code"]

@@ -37,13 +37,13 @@ from play.saves import (
     GAME_ID,
     DamagedSave,
     SaveError,
+    TableRecorder,
     TableSave,
     read_save,
     room_index,
     write_atomic,
 )
 from play.view import seat_view
-from zolik_env.envs import replay
 from zolik_env.rummy import actions, game
 from zolik_env.rummy.belief import InfoState
 from zolik_env.rummy.dealing import deal_stock
@@ -108,7 +108,8 @@ class TableGame:
         self.agents = {s: make_agent(spec, self.rules) for s, spec in enumerate(self.bots)
                        if spec is not None}
         self.rng = np.random.default_rng(self.seed)
-        self.recorder = replay.Recorder(self.rules, [spec or "human" for spec in self.bots])
+        self.recorder = TableRecorder(self.rules, [spec or "human" for spec in self.bots])
+        self.rule_options = rule_options_of(self.rules)
         self.deal_scores: list[list[int]] = []  # of the finished deals
         self.bot_seconds: list[float] = []  # each bot move's choice (``zolik bench-play``)
         self._start_deal(0)
@@ -176,7 +177,7 @@ class TableGame:
     def _commit(self, change: Callable[[], Any]) -> Any:
         """Run ``change`` and save; if either fails, put everything back as it was."""
         before = (self.state, self.deal_index, self.rng.bit_generator.state, len(self.log),
-                  len(self.recorder.records), self.recorder.deal, len(self.deal_scores),
+                  self.recorder.count(), self.recorder.deal, len(self.deal_scores),
                   set(self.joined), len(self.bot_seconds))
         try:
             result = change()
@@ -184,7 +185,8 @@ class TableGame:
         except Exception:
             (self.state, self.deal_index, self.rng.bit_generator.state, log_len, rec_len,
              self.recorder.deal, deals_done, self.joined, timed) = before
-            del self.log[log_len:], self.recorder.records[rec_len:]
+            del self.log[log_len:]
+            self.recorder.truncate(rec_len)
             del self.deal_scores[deals_done:], self.bot_seconds[timed:]
             raise
         return result
@@ -317,7 +319,7 @@ class TableGame:
         sidecar = TableSave(
             game=self.game_id, tokens={str(k): v for k, v in self.tokens.items()},
             joined=sorted(self.joined), code=self.code, bots=self.bots, seed=self.seed,
-            rules=self.rules.name, rule_options=rule_options_of(self.rules),
+            rules=self.rules.name, rule_options=self.rule_options,
             rng=self.rng.bit_generator.state, match=self.match, deal_key=self.deal_key,
             records=records)
         write_atomic(self.path().with_suffix(".json"), sidecar.model_dump_json())

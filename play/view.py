@@ -14,6 +14,8 @@ hidden card and compare the page's responses byte for byte.
 
 from __future__ import annotations
 
+import functools
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -21,7 +23,7 @@ import numpy as np
 from play.explain import deal_end, turn_rules
 from zolik_env.envs import replay
 from zolik_env.rummy import actions, game
-from zolik_env.rummy.cards import card_to_str, cards_of
+from zolik_env.rummy.cards import NUM_KINDS, card_to_str
 from zolik_env.rummy.options import RuleSet
 from zolik_env.rummy.render import meld_text
 from zolik_env.rummy.state import PHASE_DRAW, State
@@ -29,6 +31,30 @@ from zolik_env.rummy.state import PHASE_DRAW, State
 # the page's button group of each move word of the card notation
 MOVE_GROUPS = {"draw": "draw", "take": "draw", "meld": "meld", "layoff": "lay",
                "discard": "discard", "undo": "undo"}
+
+
+CARD_TEXT = tuple(card_to_str(k) for k in range(NUM_KINDS))
+KINDS = np.arange(NUM_KINDS)
+
+
+def card_names(counts: np.ndarray) -> list[str]:
+    """The cards of a count vector in notation, sorted as ``cards.cards_of`` sorts them."""
+    return [CARD_TEXT[k] for k in np.repeat(KINDS, counts).tolist()]
+
+
+@functools.lru_cache(maxsize=4096)
+def _meld_words(kind: int, key: int, cells: bytes, dtype: str) -> list[str]:
+    """A meld's cards in table order (``render.meld_text``) by its kind, key and cells:
+    melds change seldom, so the frames of a replay and the views of a game share them."""
+    one = SimpleNamespace(meld_kind=np.array([[kind]]), meld_key=np.array([[key]]),
+                          cells=np.frombuffer(cells, dtype)[None, None])
+    return meld_text(one, 0, 0).split(" ")  # type: ignore[arg-type]
+
+
+def meld_words(state: State, b: int, slot: int) -> list[str]:
+    cells = state.cells[b, slot]
+    return list(_meld_words(int(state.meld_kind[b, slot]), int(state.meld_key[b, slot]),
+                            cells.tobytes(), cells.dtype.str))
 
 
 def move_group(text: str) -> str:
@@ -46,28 +72,28 @@ def legal_moves(rules: RuleSet, state: State) -> list[dict[str, Any]]:
     return moves
 
 
-def seat_view(rules: RuleSet, state: State, seat: int) -> dict[str, Any]:
-    """Deal 0 of ``state`` as ``seat`` may see it (see the module docstring)."""
+def seat_view(rules: RuleSet, state: State, seat: int | None) -> dict[str, Any]:
+    """Deal 0 of ``state`` as ``seat`` may see it (see the module docstring); ``None``:
+    no seat's hand nor moves (the spectator's frame adds every hand)."""
     b = 0
     done = bool(state.done[b])
-    to_act = int(state.current[b]) == seat and not done
-    seats = [{"seat": p, "cards": int(state.hands[b, p].sum()),
-              "opened": bool(state.opened[b, p]),
-              "known": [card_to_str(k) for k in cards_of(state.known_taken[b, p])]}
-             for p in range(rules.num_players)]
+    current = int(state.current[b])
+    hands, owners, known = state.hands[b], state.cell_owner[b], state.known_taken[b]
+    seats = [{"seat": p, "cards": int(hands[p].sum()), "opened": bool(state.opened[b, p]),
+              "known": card_names(known[p])} for p in range(rules.num_players)]
     view: dict[str, Any] = {
         "rules": rules.name, "players": rules.num_players, "seat": seat,
-        "hand": [card_to_str(k) for k in cards_of(state.hands[b, seat])],
-        "melds": [{"slot": m, "cards": meld_text(state, b, m).split(" "),
-                   "by": sorted({int(o) for o in state.cell_owner[b, m] if o >= 0})}
+        "hand": [] if seat is None else card_names(hands[seat]),
+        "melds": [{"slot": m, "cards": meld_words(state, b, m),
+                   "by": sorted(set(owners[m][owners[m] >= 0].tolist()))}
                   for m in range(int(state.num_melds[b]))],
-        "discard": [card_to_str(int(k)) for k in state.discard[b, : state.discard_len[b]]],
+        "discard": [CARD_TEXT[k] for k in state.discard[b, : state.discard_len[b]].tolist()],
         "stock": int(state.stock_len[b]),
-        "bottom": card_to_str(int(state.bottom[b])) if state.bottom[b] >= 0 else None,
-        "seats": seats, "turn": int(state.turn[b]), "current": int(state.current[b]),
+        "bottom": CARD_TEXT[int(state.bottom[b])] if state.bottom[b] >= 0 else None,
+        "seats": seats, "turn": int(state.turn[b]), "current": current,
         "phase": "over" if done else ("draw" if state.phase[b] == PHASE_DRAW else "play"),
         "done": done,
-        "moves": legal_moves(rules, state) if to_act else [],
+        "moves": legal_moves(rules, state) if current == seat and not done else [],
         "options": {"opening_points": rules.opening_points,
                     "opening_needs_clean_run": rules.opening_needs_clean_run,
                     "no_meld_rounds": rules.no_meld_rounds, "scoring": rules.scoring,
@@ -85,10 +111,8 @@ def seat_view(rules: RuleSet, state: State, seat: int) -> dict[str, Any]:
 def spectator_view(rules: RuleSet, state: State) -> dict[str, Any]:
     """Deal 0 of ``state`` with every hand shown: the replay viewer's frame (for recorded
     games and finished ones, never for a live deal)."""
-    view = seat_view(rules, state, 0)
-    view.update({"seat": None, "moves": [],
-                 "hands": [[card_to_str(k) for k in cards_of(state.hands[0, p])]
-                           for p in range(rules.num_players)]})
+    view = seat_view(rules, state, None)
+    view["hands"] = [card_names(state.hands[0, p]) for p in range(rules.num_players)]
     del view["hand"]
     return view
 
