@@ -13,11 +13,14 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import multiprocessing
+import os
 import pathlib
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from starlette.requests import Request
@@ -29,7 +32,8 @@ from play.session import MoveError, TableGame
 
 LOCK_WAIT_S = 10.0  # a request waits this long for its game's lock, then 409
 REPLAY_WAIT_S = 10.0  # reading a replay for the viewer: at most this long, then 503
-REPLAY_SLOTS = 2  # replays read at once
+REPLAY_SLOTS = 2  # replays read at once (each in a process of its own: ``replay_pool``)
+REPLAY_NICE = 10  # the replay readers' scheduling niceness (below the server's requests)
 REPLAY_QUEUE = 6  # replays waiting for a slot; one more is a 429 at once
 SOLVER_WAIT_S = 5.0  # the dice solver's first build: the request waits this long, then 503
 FINISHED_IDLE_S = 60.0  # a finished game idle this long leaves memory (it is saved)
@@ -77,7 +81,7 @@ class House:
     """The games a server holds (read back from ``folder`` on first use after a restart),
     a lock per game, and the worker threads requests run in."""
 
-    def __init__(self, folder: pathlib.Path) -> None:
+    def __init__(self, folder: pathlib.Path, replay_processes: bool = True) -> None:
         self.folder = folder
         self.games: dict[str, TableGame] = {}
         self.dice_games: dict[str, DiceTable] = {}
@@ -85,17 +89,27 @@ class House:
         self.locks: dict[str, threading.Lock] = {}  # one per game: its requests in turn
         self.used: dict[str, float] = {}  # when each held game was last asked for
         self.pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="zolik-slow")
-        self.replay_pool = ThreadPoolExecutor(max_workers=REPLAY_SLOTS,
-                                              thread_name_prefix="zolik-replay")
+        self.replay_processes = replay_processes
+        self.replay_pool = self.new_replay_pool()
         self.replays_in = 0  # replays admitted and not done (running or waiting)
         self.replay_limit = REPLAY_SLOTS + REPLAY_QUEUE
         self.swept = 0.0
 
     # --- running work off the event loop -------------------------------------------------
 
+    def new_replay_pool(self) -> Executor:
+        """Where replays are read: ``REPLAY_SLOTS`` processes (a replay is CPU work that
+        would otherwise hold the server's interpreter lock from every game), or threads
+        (``replay_processes=False``: the tests that stub the reading)."""
+        if self.replay_processes:  # niced: the games' requests come first
+            return ProcessPoolExecutor(max_workers=REPLAY_SLOTS, initializer=start_reader,
+                                       initargs=(os.getpid(),),
+                                       mp_context=multiprocessing.get_context("spawn"))
+        return ThreadPoolExecutor(max_workers=REPLAY_SLOTS, thread_name_prefix="zolik-replay")
+
     async def run(self, work: Callable[[], Any], timeout: float | None = None,
                   busy: str = "the server is busy; try again shortly",
-                  pool: ThreadPoolExecutor | None = None) -> Any:
+                  pool: Executor | None = None) -> Any:
         """``work()`` in a worker thread (of ``pool``, or the slow pool with a ``timeout``);
         its errors as 4xx/5xx (``as_http_error``). With ``timeout``, a 503 ``busy`` when it
         takes longer: work not started by then never starts, work started finishes."""
@@ -108,6 +122,8 @@ class House:
         except TimeoutError:
             future.cancel()  # still queued: it will not run
             raise HttpError(503, busy) from None
+        except BrokenProcessPool:
+            raise
         except Exception as err:
             raise as_http_error(err) from None
 
@@ -120,6 +136,9 @@ class House:
         try:
             return await self.run(work, timeout, "the replay took too long to read",
                                   self.replay_pool)
+        except BrokenProcessPool:
+            self.replay_pool = self.new_replay_pool()  # a reader died: start afresh
+            raise HttpError(503, "the replay reader stopped; try again") from None
         finally:
             self.replays_in -= 1
 
@@ -233,6 +252,19 @@ class House:
         await self.run(lambda: self.locked(game_id, lambda: self.held(
             self.dice_games, DiceTable.load, game_id)), SOLVER_WAIT_S, SOLVER_BUSY)
         return await self.run(lambda: self.locked(game_id, job))
+
+
+def start_reader(server: int) -> None:
+    """A replay reader's start: niced below the server's requests, and gone within a
+    second of its server (a killed server leaves no reader behind)."""
+    os.nice(REPLAY_NICE)
+    threading.Thread(target=_follow, args=(server,), daemon=True).start()
+
+
+def _follow(server: int) -> None:
+    while os.getppid() == server:
+        time.sleep(0.5)
+    os._exit(0)
 
 
 def game_id_of(request: Request) -> str:

@@ -7,8 +7,11 @@ Each client loops over a mix of what pages do and what a hostile page sends: a s
 played move by move, a room made and joined, hints, the settings, a recorded replay read
 by the viewer, and malformed bodies (deep JSON, huge integers, text/plain, a foreign
 Host, an oversized body). It prints requests per second, the 5xx count (must be 0), the
-p50/p95/max latency per kind of request, and (``--pid``) the server's resident memory at
-the start and the end. Standard library only: threads and ``http.client``.
+p50/p95/max latency and the refusals (4xx) per kind of request, and (``--pid``) the
+server's CPU time per request and its resident memory at the start and the end (the
+server's process and its replay readers). The clients cost little per request (one
+keep-alive connection each, an answer parsed only when its content is needed) since they
+share the machine with the server. Standard library only: threads and ``http.client``.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
+import os
 import pathlib
 import threading
 import time
@@ -37,14 +41,16 @@ class Client:
     """One simulated page: its own connection, its own games."""
 
     def __init__(self, host: str, port: int, replay: bytes, stats: dict[str, list[float]],
-                 errors: list[str], number: int) -> None:
+                 errors: list[str], number: int, refused: dict[str, int]) -> None:
         self.host, self.port, self.replay = host, port, replay
         self.stats, self.errors, self.number = stats, errors, number
+        self.refused = refused  # 4xx answers by kind
         self.conn = http.client.HTTPConnection(host, port, timeout=60)
         self.game: dict[str, Any] | None = None
 
     def request(self, kind: str, method: str, path: str, body: bytes | None = None,
-                headers: dict[str, str] | None = None) -> tuple[int, Any]:
+                headers: dict[str, str] | None = None, parse: bool = False) -> tuple[int, Any]:
+        """Send one request; its status and (``parse``) its JSON answer."""
         sent = {"Content-Type": "application/json", **(headers or {})}
         start = time.perf_counter()
         try:
@@ -61,6 +67,10 @@ class Client:
         self.stats[kind].append(time.perf_counter() - start)
         if status >= 500:
             self.errors.append(f"{kind}: {status} {text[:200]!r}")
+        elif status >= 400:
+            self.refused[kind] += 1
+        if not parse or status != 200:
+            return status, None
         try:
             return status, json.loads(text)
         except ValueError:
@@ -70,7 +80,7 @@ class Client:
         """One request of the mix (``i`` picks which)."""
         if self.game is None or not self.game.get("moves"):
             status, data = self.request("new game", "POST", "/api/games",
-                                        json.dumps({"opponents": ["random"]}).encode())
+                                        b'{"opponents": ["random"]}', parse=True)
             self.game = data if status == 200 else None
             return
         headers = {"X-Seat-Token": self.game["token"]}
@@ -79,7 +89,7 @@ class Client:
         if pick < 5:
             status, data = self.request(
                 "move", "POST", f"/api/games/{game_id}/move",
-                json.dumps({"action": self.game["moves"][0]["id"]}).encode(), headers)
+                b'{"action": %d}' % self.game["moves"][0]["id"], headers, parse=True)
             self.game = {**data, "token": token} if status == 200 else None
         elif pick == 5:
             self.request("hint", "GET", f"/api/games/{game_id}/hint?agent=random",
@@ -97,23 +107,54 @@ class Client:
             self.request("view", "GET", f"/api/games/{game_id}", headers=headers)
 
     def room(self) -> None:
-        status, data = self.request("room", "POST", "/api/games", json.dumps(
-            {"players": 3, "humans": 2, "opponents": ["random"]}).encode())
-        if status == 200:
+        status, data = self.request(
+            "room", "POST", "/api/games",
+            b'{"players": 3, "humans": 2, "opponents": ["random"]}', parse=True)
+        if status == 200 and data is not None:
             self.request("join", "POST", f"/api/rooms/{data['room']}/join", b"{}")
 
 
-def rss_kb(pid: int | None) -> int | None:
-    """The resident memory of process ``pid`` in kB (Linux), or None."""
+def family(pid: int) -> list[int]:
+    """Process ``pid`` and its descendants (the server and its replay readers; Linux)."""
+    found, todo = [], [pid]
+    while todo:
+        found.append(todo.pop())
+        for children in pathlib.Path(f"/proc/{found[-1]}/task").glob("*/children"):
+            try:
+                todo += [int(c) for c in children.read_text().split()]
+            except (OSError, ValueError):
+                continue
+    return found
+
+
+def rss_kb(pid: int | None, alone: bool = False) -> int | None:
+    """The resident memory of process ``pid`` and its descendants (``alone``: of that
+    process only) in kB, or None."""
     if pid is None:
         return None
-    try:
-        for line in pathlib.Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    except OSError:
+    total = 0
+    for member in [pid] if alone else family(pid):
+        try:
+            for line in pathlib.Path(f"/proc/{member}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+        except OSError:
+            continue
+    return total or None
+
+
+def cpu_seconds(pid: int | None) -> float | None:
+    """The CPU time (user + system) of process ``pid`` and its descendants, or None."""
+    if pid is None:
         return None
-    return None
+    total = 0
+    for member in family(pid):
+        try:
+            fields = pathlib.Path(f"/proc/{member}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -121,16 +162,20 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
 
 
-def run(url: str, clients: int, seconds: float, replay: bytes) -> tuple[dict[str, list[float]],
-                                                                        list[str], float]:
+def run(url: str, clients: int, seconds: float, replay: bytes,
+        refused: dict[str, int] | None = None) -> tuple[dict[str, list[float]], list[str],
+                                                         float]:
+    """``clients`` clients for ``seconds``: the latencies by kind of request, the errors
+    (5xx, dropped connections) and the time taken; the 4xx by kind into ``refused``."""
     parts = urllib.parse.urlsplit(url)
     stats: dict[str, list[float]] = defaultdict(list)
     errors: list[str] = []
+    refused = defaultdict(int) if refused is None else refused
     stop = time.monotonic() + seconds
 
     def loop(number: int) -> None:
         client, i = Client(parts.hostname or "127.0.0.1", parts.port or 80, replay, stats,
-                           errors, number), number
+                           errors, number, refused), number
         while time.monotonic() < stop:
             client.step(i)
             i += 1
@@ -158,20 +203,30 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--url", default="http://127.0.0.1:8765")
     parser.add_argument("--clients", type=int, default=100)
     parser.add_argument("--seconds", type=float, default=60.0)
-    parser.add_argument("--pid", type=int, help="the server's process id (its memory)")
+    parser.add_argument("--pid", type=int,
+                        help="the server's process id (its CPU time and memory)")
     args = parser.parse_args(argv)
-    before = rss_kb(args.pid)
-    stats, errors, took = run(args.url, args.clients, args.seconds, sample_replay())
+    replay, refused = sample_replay(), defaultdict(int)
+    before, cpu_before, own_before = rss_kb(args.pid), cpu_seconds(args.pid), time.process_time()
+    stats, errors, took = run(args.url, args.clients, args.seconds, replay, refused)
+    cpu_after, own = cpu_seconds(args.pid), time.process_time() - own_before
     total = sum(len(v) for v in stats.values())
     print(f"{args.clients} clients, {took:.1f} s: {total} requests, {total / took:.0f}/s, "
           f"{len(errors)} errors (5xx or dropped connections)")
-    print("| request | count | p50 ms | p95 ms | max ms |\n|---|---:|---:|---:|---:|")
+    print("| request | count | 4xx | p50 ms | p95 ms | max ms |\n|---|---:|---:|---:|---:|---:|")
     for kind, values in sorted(stats.items()):
-        print(f"| {kind} | {len(values)} | {1000 * percentile(values, 0.5):.0f} | "
-              f"{1000 * percentile(values, 0.95):.0f} | {1000 * max(values):.0f} |")
-    if before is not None:
+        print(f"| {kind} | {len(values)} | {refused.get(kind, 0)} | "
+              f"{1000 * percentile(values, 0.5):.0f} | {1000 * percentile(values, 0.95):.0f} | "
+              f"{1000 * max(values):.0f} |")
+    print(f"load client CPU: {1000 * own / max(total, 1):.2f} ms per request")
+    if cpu_before is not None and cpu_after is not None:
+        spent = cpu_after - cpu_before
+        print(f"server CPU: {1000 * spent / max(total, 1):.2f} ms per request "
+              f"({spent / took:.2f} cores)")
+    if before is not None and args.pid is not None:
         print(f"server memory: {before / 1024:.0f} MB before, "
-              f"{(rss_kb(args.pid) or 0) / 1024:.0f} MB after")
+              f"{(rss_kb(args.pid) or 0) / 1024:.0f} MB after; its own process "
+              f"{(rss_kb(args.pid, alone=True) or 0) / 1024:.0f} MB after")
     for error in errors[:10]:
         print("error:", error)
     return 1 if errors else 0

@@ -32,14 +32,17 @@ or a checkpoint file. The request budget (``play.budget``) comes first: the Host
 allow-list, the body size checked before reading, JSON POSTs only (a page on another site
 cannot send one without the browser asking first, and this server never says yes), JSON
 depth and integer limits. Work runs off the event loop: each game has its own lock (one
-slow game never holds up another), replays are read one at a time with a time limit, and
+slow game never holds up another), replays are read a few at a time with a time limit, in
+processes of their own (niced: a replay's CPU work never holds the games' requests), and
 the dice solver's first build runs in the background while requests are told to retry.
 Held games leave memory when idle (``FINISHED_IDLE_S`` after the game is over,
-``LIVE_IDLE_S`` otherwise); they are saved and come back on the next request.
+``LIVE_IDLE_S`` otherwise) and past ``MAX_HELD`` games, the longest idle first; they are
+saved and come back on the next request.
 """
 
 from __future__ import annotations
 
+import functools
 import pathlib
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
@@ -66,7 +69,7 @@ from play.house import (
 from play.offer import agents_for, form_options
 from play.saves import find_room
 from play.session import MoveError, TableGame
-from play.view import replay_frames
+from play.view import encode, replay_frames, replay_json
 from zolik_env.envs import replay
 
 STATIC = pathlib.Path(__file__).parent / "static"
@@ -75,8 +78,9 @@ STATIC = pathlib.Path(__file__).parent / "static"
 class Tables(House):
     """The API's handlers over the games of a ``House``."""
 
-    def __init__(self, folder: pathlib.Path, defaults: dict[str, Any]) -> None:
-        super().__init__(folder)
+    def __init__(self, folder: pathlib.Path, defaults: dict[str, Any],
+                 replay_processes: bool = True) -> None:
+        super().__init__(folder, replay_processes)
         self.defaults = defaults
         self.allowed = {"random", "greedy", "planner", *(f"pretrained:{n}" for n in names()),
                         *defaults.get("opponents", [])}
@@ -218,14 +222,17 @@ class Tables(House):
         except UnicodeDecodeError as err:
             raise HttpError(400, f"a replay is UTF-8 text (byte {err.start} is not)") from None
 
-        def frames() -> dict[str, Any]:
+        def frames() -> bytes:  # in a thread (``replay_processes=False``)
             try:
-                return replay_frames(replay.loads(text), MAX_REPLAY_MOVES)
+                return encode(replay_frames(replay.loads(text), MAX_REPLAY_MOVES))
             except Exception as err:  # anything a file that is not a replay raises
                 raise HttpError(400, f"not a replay that replays: {type(err).__name__}: "
                                      f"{err}") from None
 
-        return JSONResponse(await self.run_replay(frames, house.REPLAY_WAIT_S))
+        work = functools.partial(replay_json, text, MAX_REPLAY_MOVES) \
+            if self.replay_processes else frames
+        return Response(await self.run_replay(work, house.REPLAY_WAIT_S),
+                        media_type="application/json")
 
     async def saved_replay(self, request: Request) -> Response:
         def text(table: TableGame, seat: int) -> str:
@@ -290,11 +297,12 @@ def guarded(handler: Callable[[Request], Awaitable[Response]]
 
 
 def create_app(folder: pathlib.Path, defaults: dict[str, Any] | None = None,
-               hosts: Iterable[str] = ()) -> Starlette:
+               hosts: Iterable[str] = (), replay_processes: bool = True) -> Starlette:
     """The app; games are saved in ``folder``; ``defaults`` fill a new game's settings
     (``preset``, ``players``, ``opponents``, ``seed``: what ``zolik play`` was given);
-    ``hosts``: names the page may be opened under besides localhost and IP addresses."""
-    tables = Tables(folder, dict(defaults or {}))
+    ``hosts``: names the page may be opened under besides localhost and IP addresses;
+    ``replay_processes``: replays are read in processes of their own (else threads)."""
+    tables = Tables(folder, dict(defaults or {}), replay_processes)
     api = [
         ("/api/dice", tables.new_dice, ["POST"]),
         ("/api/dice/{game_id}", tables.get_dice, ["GET"]),

@@ -15,6 +15,7 @@ hidden card and compare the page's responses byte for byte.
 from __future__ import annotations
 
 import functools
+import json
 from types import SimpleNamespace
 from typing import Any
 
@@ -136,6 +137,23 @@ def replay_frames(records: list[dict[str, Any]], limit: int = 20_000) -> dict[st
         frames.append(_end_frame(rules, last))
     return {"rules": rules.name, "players": rules.num_players,
             "agents": records[0].get("agents") or [], "frames": frames}
+
+
+def replay_json(text: str, limit: int = 20_000) -> bytes:
+    """A recorded game's text as the viewer's frames, encoded as the answer's JSON (run
+    in a process of its own: ``play.house``). ``ValueError`` naming what is wrong for a
+    text that is not a replay or does not replay."""
+    try:
+        frames = replay_frames(replay.loads(text), limit)
+    except Exception as err:  # anything a file that is not a replay raises
+        raise ValueError(f"not a replay that replays: {type(err).__name__}: {err}") from None
+    return encode(frames)
+
+
+def encode(value: Any) -> bytes:
+    """``value`` as the API's JSON (as Starlette's ``JSONResponse`` writes it)."""
+    return json.dumps(value, ensure_ascii=False, allow_nan=False, indent=None,
+                      separators=(",", ":")).encode("utf-8")
 
 
 def _end_frame(rules: RuleSet, last: replay.ReplayStep) -> dict[str, Any]:

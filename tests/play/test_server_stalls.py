@@ -16,7 +16,8 @@ NDJSON = {"Content-Type": "application/x-ndjson"}
 
 
 def _client(tmp_path: Path) -> TestClient:
-    return TestClient(create_app(tmp_path, {"opponents": ["random"]}),
+    # replays read in threads: the stubbed reader below runs in this process
+    return TestClient(create_app(tmp_path, {"opponents": ["random"]}, replay_processes=False),
                       base_url="http://localhost")
 
 
