@@ -2,10 +2,11 @@
 
     zolik play --no-browser --port 8765 --opponents random --games /tmp/table &
     python -m play.load --url http://127.0.0.1:8765 --clients 100 --seconds 60 --pid PID
+    python -m play.load ... --rate 400       the same clients sending 400 requests/s in all
 
 Each client loops over a mix of what pages do and what a hostile page sends: a solo game
-played move by move, a room made and joined, hints, the settings, a recorded replay read
-by the viewer, and malformed bodies (deep JSON, huge integers, text/plain, a foreign
+played move by move, a room made and joined, hints, views, a recorded replay read by the
+viewer, and malformed bodies (deep JSON, huge integers, text/plain, a foreign
 Host, an oversized body). It prints requests per second, the 5xx count (must be 0), the
 p50/p95/max latency and the refusals (4xx) per kind of request, and (``--pid``) the
 server's CPU time per request and its resident memory at the start and the end (the
@@ -45,14 +46,21 @@ class Client:
         self.host, self.port, self.replay = host, port, replay
         self.stats, self.errors, self.number = stats, errors, number
         self.refused = refused  # 4xx answers by kind
+        self.interval: float | None = None  # paced (``--rate``): seconds between requests
+        self.slot = 0.0  # when the next paced request is due (perf_counter)
         self.conn = http.client.HTTPConnection(host, port, timeout=60)
         self.game: dict[str, Any] | None = None
 
     def request(self, kind: str, method: str, path: str, body: bytes | None = None,
                 headers: dict[str, str] | None = None, parse: bool = False) -> tuple[int, Any]:
-        """Send one request; its status and (``parse``) its JSON answer."""
+        """Send one request; its status and (``parse``) its JSON answer. Paced, it waits
+        for its slot and its time counts from the slot, however late it is sent."""
         sent = {"Content-Type": "application/json", **(headers or {})}
         start = time.perf_counter()
+        if self.interval is not None:
+            if self.slot > start:
+                time.sleep(self.slot - start)
+            start, self.slot = self.slot, self.slot + self.interval
         try:
             self.conn.request(method, path, body, sent)
             response = self.conn.getresponse()
@@ -163,10 +171,12 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def run(url: str, clients: int, seconds: float, replay: bytes,
-        refused: dict[str, int] | None = None) -> tuple[dict[str, list[float]], list[str],
-                                                         float]:
+        refused: dict[str, int] | None = None, rate: float | None = None
+        ) -> tuple[dict[str, list[float]], list[str], float]:
     """``clients`` clients for ``seconds``: the latencies by kind of request, the errors
-    (5xx, dropped connections) and the time taken; the 4xx by kind into ``refused``."""
+    (5xx, dropped connections) and the time taken; the 4xx by kind into ``refused``.
+    ``rate``: requests per second in all, each client sending at its share of it (each
+    request timed from when it was due); None: each as fast as it is answered."""
     parts = urllib.parse.urlsplit(url)
     stats: dict[str, list[float]] = defaultdict(list)
     errors: list[str] = []
@@ -176,6 +186,9 @@ def run(url: str, clients: int, seconds: float, replay: bytes,
     def loop(number: int) -> None:
         client, i = Client(parts.hostname or "127.0.0.1", parts.port or 80, replay, stats,
                            errors, number, refused), number
+        if rate:
+            client.interval = clients / rate
+            client.slot = time.perf_counter() + client.interval * number / clients
         while time.monotonic() < stop:
             client.step(i)
             i += 1
@@ -203,12 +216,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--url", default="http://127.0.0.1:8765")
     parser.add_argument("--clients", type=int, default=100)
     parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--rate", type=float, default=None,
+                        help="requests per second in all, spread over the clients (default: "
+                             "each client as fast as it is answered)")
     parser.add_argument("--pid", type=int,
                         help="the server's process id (its CPU time and memory)")
     args = parser.parse_args(argv)
     replay, refused = sample_replay(), defaultdict(int)
     before, cpu_before, own_before = rss_kb(args.pid), cpu_seconds(args.pid), time.process_time()
-    stats, errors, took = run(args.url, args.clients, args.seconds, replay, refused)
+    stats, errors, took = run(args.url, args.clients, args.seconds, replay, refused,
+                              args.rate)
     cpu_after, own = cpu_seconds(args.pid), time.process_time() - own_before
     total = sum(len(v) for v in stats.values())
     print(f"{args.clients} clients, {took:.1f} s: {total} requests, {total / took:.0f}/s, "

@@ -116,6 +116,13 @@ def test_kill_9__the_replay_readers_leave_with_the_server(served):
     assert not [p for p in readers if _alive(p)]
 
 
+def test_load__paced_clients_send_at_the_rate_asked(served):
+    stats, errors, took = load.run(f"http://127.0.0.1:{served[0]}", 4, 3.0,
+                                   load.sample_replay(), rate=20.0)
+    sent = sum(len(v) for v in stats.values())
+    assert not errors and 40 <= sent <= 70 and took < 6
+
+
 def _alive(pid: int) -> bool:
     try:
         state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
