@@ -86,11 +86,12 @@ class Tables(House):
                         *defaults.get("opponents", [])}
 
     def room(self, code: str) -> str:
-        """The game id of room ``code``: a held game's, or from the room index
-        (``saves.find_room``); 404 for none."""
-        with self.registry:
-            game_id = next((g for g, t in self.games.items() if t.code == code), None)
-        game_id = game_id or find_room(self.folder, code)
+        """The game id of room ``code``: from the room index (``saves.find_room``), or a
+        held game's; 404 for none."""
+        game_id = find_room(self.folder, code)
+        if game_id is None:
+            with self.registry:
+                game_id = next((g for g, t in self.games.items() if t.code == code), None)
         if game_id is None:
             raise HttpError(404, f"no open room {code[:20]!r}")
         return game_id
