@@ -163,9 +163,28 @@ def cmd_ppo(args: argparse.Namespace) -> int:
     return 0
 
 
+def _rules_and_out(args: argparse.Namespace, specs: list[str],
+                   command: str) -> tuple[Any, pathlib.Path]:
+    """The rules of ``--preset``/``--players`` with every spec built for them, and the
+    ``--out`` folder made; one line naming what is wrong otherwise."""
+    from zolik_env.rummy import rules
+
+    try:
+        rule_set = rules.preset(args.preset, num_players=args.players)
+    except ValueError as error:
+        raise SystemExit(f"zolik strength {command}: {error}") from None
+    _check_specs(specs, [rule_set], command)
+    out = pathlib.Path(args.out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise SystemExit(f"zolik strength {command}: cannot write --out {out} "
+                         f"({error.strerror})") from None
+    return rule_set, out
+
+
 def cmd_search(args: argparse.Namespace) -> int:
     from eval.search_strength import measure, table, write
-    from zolik_env.rummy import rules
 
     try:
         budgets = [int(b) for b in args.budgets.split(",")]
@@ -175,17 +194,8 @@ def cmd_search(args: argparse.Namespace) -> int:
     for flag, value in (("--budgets", min(budgets)), ("--deals", args.deals),
                         ("--workers", args.workers)):
         _positive(value, flag, "search")
-    try:
-        rule_set = rules.preset(args.preset, num_players=args.players)
-    except ValueError as error:
-        raise SystemExit(f"zolik strength search: {error}") from None
-    _check_specs([args.opponent, f"pimc:policy={args.policy}"], [rule_set], "search")
-    out = pathlib.Path(args.out)
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise SystemExit(f"zolik strength search: cannot write --out {out} "
-                         f"({error.strerror})") from None
+    rule_set, out = _rules_and_out(args, [args.opponent, f"pimc:policy={args.policy}"],
+                                   "search")
     rows = []
     for row in measure(rule_set, budgets, args.deals, args.opponent, args.workers,
                        policy=args.policy, progress=lambda line: print(line, file=sys.stderr)):
@@ -201,20 +211,9 @@ def cmd_kinds(args: argparse.Namespace) -> int:
     import json
 
     from eval.move_kinds import format_rows, study
-    from zolik_env.rummy import rules
 
     _positive(args.deals, "--deals", "kinds")
-    try:
-        rule_set = rules.preset(args.preset, num_players=args.players)
-    except ValueError as error:
-        raise SystemExit(f"zolik strength kinds: {error}") from None
-    _check_specs([args.agent], [rule_set], "kinds")
-    out = pathlib.Path(args.out)
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise SystemExit(f"zolik strength kinds: cannot write --out {out} "
-                         f"({error.strerror})") from None
+    rule_set, out = _rules_and_out(args, [args.agent], "kinds")
     rows = study(rule_set, args.agent, args.deals)
     print(format_rows(rows, args.agent))
     path = out / "move_kinds.json"
