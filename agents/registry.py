@@ -4,7 +4,9 @@ A spec is ``[NAME=]KIND[:ARGUMENT]``:
 
 - ``random``, ``greedy``, ``planner[:KEY=VALUE,...]`` (``agents.planner.planner_weights``),
   ``pimc[:KEY=VALUE,...]`` (search, ``agents.search.pimc``), ``search:net=SPEC[,...]`` (a
-  network that searches at play time, ``agents.search.net_search``), ``oracle:planner[:...]`` and
+  network that searches at play time, ``agents.search.net_search``), ``swap:net=SPEC,kinds=...``
+  (an agent with some kinds of its moves the planner's, ``agents.kind_swap``),
+  ``oracle:planner[:...]`` and
   ``oracle:pimc[:...]`` (privileged yardsticks that see the true deal, evaluation only:
   ``agents.search.oracle``),
   ``ppo:PATH``, ``rllib:PATH`` (``agents.learned.rllib_policy``), ``pretrained:NAME``
@@ -48,6 +50,7 @@ AGENTS: dict[str, str] = {
     "pimc": "agents.search.pimc:make",
     "oracle": "agents.search.oracle:make",
     "search": "agents.search.net_search:make",
+    "swap": "agents.kind_swap:make",
 }
 
 _NAMED = re.compile(r"([\w.#+-]+)=(.+)")

@@ -29,7 +29,9 @@ def build_parser() -> argparse.ArgumentParser:
                              "checkpoint; its config gives the rules and features)")
     parser.add_argument("--out", required=True, help="folder for the rounds (resumable)")
     parser.add_argument("--labeller", default="pimc:rollouts=64",
-                        help="the search that labels (default pimc:rollouts=64)")
+                        help="the search that labels (default pimc:rollouts=64), or "
+                             "swap:kinds=K1+K2: the planner's moves where the network's are "
+                             "of those kinds (draw, meld, lay-off, joker swap, undo, discard)")
     parser.add_argument("--anchor", choices=("network", "labeller"), default="network",
                         help="whose moves the search must beat: the round's network "
                              "(default; the planner's move is a challenger) or the "
@@ -58,16 +60,25 @@ def main(argv: list[str]) -> int:
     init = Path(args.init)
     if not (init / "config.yaml").is_file():
         raise SystemExit(f"--init {args.init!r}: not a run dir (no config.yaml)")
+    from agents.kind_swap import kind_indices
     from agents.search.pimc import make as make_pimc  # checks the labeller before any work
     from train.config import is_search_teacher
     from train.expert_iteration import ExitPlan, run
 
-    if not is_search_teacher(args.labeller):
-        raise SystemExit(f"--labeller {args.labeller!r}: give a search, e.g. pimc:rollouts=64")
-    if args.anchor == "network" and "prior=" in args.labeller:
+    kind, _, argument = args.labeller.partition(":")
+    if kind == "swap":
+        if not argument.startswith("kinds=") or "," in argument:
+            raise SystemExit(f"--labeller {args.labeller!r}: the round's network is the swap's "
+                             f"net; give only its kinds, e.g. swap:kinds=draw+meld")
+        kind_indices(argument.removeprefix("kinds="), "--labeller swap")
+    elif not is_search_teacher(args.labeller):
+        raise SystemExit(f"--labeller {args.labeller!r}: give a search, e.g. "
+                         f"pimc:rollouts=64, or swap:kinds=draw")
+    elif args.anchor == "network" and "prior=" in args.labeller:
         raise SystemExit(f"--labeller {args.labeller!r}: --anchor network makes the round's "
                          f"network the prior; give --anchor labeller to choose another")
-    make_pimc(_rules_of(init), args.labeller.partition(":")[2])
+    else:
+        make_pimc(_rules_of(init), argument)
     plan = ExitPlan(init=str(init), labeller=args.labeller, rounds=args.rounds,
                     decisions=args.decisions, epochs=args.epochs, learning_rate=args.lr,
                     anchor=args.anchor, deviation_weight=args.deviation_weight,

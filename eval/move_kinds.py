@@ -23,50 +23,15 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import SingleFromBatched, is_oracle_policy, is_search_policy
+from agents.base import is_oracle_policy, is_search_policy
+from agents.kind_swap import KINDS, KindSwap
 from agents.registry import make_agent
 from eval.harness import play_match
 from eval.stats import pair_difference, summarize
-from zolik_env.rummy import actions as A
 from zolik_env.rummy.options import RuleSet
 from zolik_env.seeds import EVAL_SEED_START
 
-KINDS = {  # kind -> the range of action ids
-    "draw": (A.DRAW_STOCK, A.MELD_BASE),
-    "meld": (A.MELD_BASE, A.LAYOFF_BASE),
-    "lay-off": (A.LAYOFF_BASE, A.JOKER_BASE),  # ace-high lay-offs too
-    "joker swap": (A.JOKER_BASE, A.UNDO),
-    "undo": (A.UNDO, A.DISCARD_BASE),
-    "discard": (A.DISCARD_BASE, A.NUM_ACTIONS),
-}
 KINDS_SEED_START = EVAL_SEED_START + 4_000_000  # held-out deals of their own
-
-
-def kind_of(moves: np.ndarray) -> np.ndarray:
-    """int (B,): the index in ``KINDS`` of each move's kind."""
-    edges = np.array([end for _, end in KINDS.values()])
-    return np.searchsorted(edges, moves, side="right")
-
-
-class KindSwap(SingleFromBatched):
-    """``agent``'s moves, except those of the kinds in ``swapped``, which are
-    ``planner``'s move at that decision; counts, per kind, the agent's moves and those the
-    planner would not have made."""
-
-    def __init__(self, agent: Any, planner: Any, swapped: Sequence[int] = ()) -> None:
-        self.agent, self.planner, self.swapped = agent, planner, np.asarray(swapped, np.int64)
-        self.name = agent.name
-        self.moves = np.zeros(len(KINDS), np.int64)
-        self.differ = np.zeros(len(KINDS), np.int64)
-
-    def act_batch(self, obs: np.ndarray, mask: np.ndarray,
-                  rng: np.random.Generator) -> np.ndarray:
-        mine = np.asarray(self.agent.act_batch(obs, mask, rng), np.int64)
-        theirs = np.asarray(self.planner.act_batch(obs, mask, rng), np.int64)
-        kinds = kind_of(mine)
-        np.add.at(self.moves, kinds, 1)
-        np.add.at(self.differ, kinds[mine != theirs], 1)
-        return np.where(np.isin(kinds, self.swapped), theirs, mine)
 
 
 def study(rules: RuleSet, agent: str, deals: int, seed_start: int = KINDS_SEED_START,

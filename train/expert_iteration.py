@@ -18,7 +18,9 @@ determinized worlds:
    the planner's move and the network's next likeliest, and every other decision keeps
    the network's move; the rollouts play the labeller's policy (the planner: fast).
    With ``anchor="labeller"`` the search improves on its own policy's moves, so every
-   label the search does not overrule is the planner's.
+   label the search does not overrule is the planner's. Or ``swap:kinds=draw+meld``
+   (``agents.kind_swap``): the planner's move where the network's is of those kinds,
+   the network's own elsewhere, for the kinds ``zolik strength kinds`` measured losing.
 3. **Distil**: the network learns every round's labels so far (aggregated, as DAgger
    does) for ``epochs`` passes, its value head the returns of its own deals.
 4. **Measure**: the new network (its likeliest move) against ``planner`` on
@@ -79,9 +81,11 @@ def anchored(labeller: str, anchor: str) -> str:
     (``NETWORK``, filled in per round) is the prior whose moves the search must beat."""
     if anchor not in ANCHORS:
         raise ValueError(f"anchor {anchor!r}: choose from {', '.join(ANCHORS)}")
+    kind, _, argument = labeller.partition(":")
+    if kind == "swap":  # the planner's moves of some kinds, the network's own elsewhere
+        return f"swap:net=ppo:{NETWORK}:argmax,{argument}"
     if anchor == "labeller":
         return labeller
-    kind, _, argument = labeller.partition(":")
     return f"{kind}:{argument + ',' if argument else ''}prior=ppo:{NETWORK}:argmax"
 
 

@@ -119,8 +119,8 @@ def collect(rules: RuleSet, teacher: str = "planner", decisions: int = 100_000, 
     Gordon & Bagnell 2011): the samples then cover the states the learner itself reaches,
     where its mistakes lead, and the returns are the driver's.
     """
-    if not (searcher := is_search_teacher(teacher)):
-        check_teacher(teacher)
+    if not (searcher := is_search_teacher(teacher)) and driver is None:
+        check_teacher(teacher)  # a labeller of a driver's deals may be any observing agent
     policy = make_agent(teacher, rules)
     rng = np.random.default_rng([seed, first_deal])
     driver_rng = np.random.default_rng([seed, first_deal, 1])

@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from agents import kind_swap as ks
 from agents.registry import make_agent
 from eval import move_kinds as mk
 from eval.harness import play_match
@@ -13,21 +14,21 @@ CZ2 = options.preset("cz", num_players=2, max_turns=30)
 
 
 def test_kind_of__every_action_has_one_kind_and_the_ranges_meet():
-    kinds = mk.kind_of(np.arange(A.NUM_ACTIONS))
-    assert kinds.min() == 0 and kinds.max() == len(mk.KINDS) - 1
+    kinds = ks.kind_of(np.arange(A.NUM_ACTIONS))
+    assert kinds.min() == 0 and kinds.max() == len(ks.KINDS) - 1
     assert (np.diff(kinds) >= 0).all()  # ranges in order, no gaps
-    names = list(mk.KINDS)
-    assert names[mk.kind_of(np.array([A.DRAW_STOCK]))[0]] == "draw"
-    assert names[mk.kind_of(np.array([A.MELD_BASE]))[0]] == "meld"
-    assert names[mk.kind_of(np.array([A.UNDO]))[0]] == "undo"
-    assert names[mk.kind_of(np.array([A.NUM_ACTIONS - 1]))[0]] == "discard"
+    names = list(ks.KINDS)
+    assert names[ks.kind_of(np.array([A.DRAW_STOCK]))[0]] == "draw"
+    assert names[ks.kind_of(np.array([A.MELD_BASE]))[0]] == "meld"
+    assert names[ks.kind_of(np.array([A.UNDO]))[0]] == "undo"
+    assert names[ks.kind_of(np.array([A.NUM_ACTIONS - 1]))[0]] == "discard"
 
 
 def test_kind_swap__every_kind_swapped_plays_the_planners_game():
     seeds = np.arange(6)
     planner = make_agent("planner", CZ2)
-    swapped = mk.KindSwap(make_agent("greedy", CZ2), make_agent("planner", CZ2),
-                          range(len(mk.KINDS)))
+    swapped = ks.KindSwap(make_agent("greedy", CZ2), make_agent("planner", CZ2),
+                          range(len(ks.KINDS)))
     mixed = play_match(CZ2, [swapped, make_agent("planner", CZ2)], seeds)
     alone = play_match(CZ2, [planner, make_agent("planner", CZ2)], seeds)
     np.testing.assert_array_equal(mixed.rewards, alone.rewards)
@@ -56,3 +57,20 @@ def test_study__an_unknown_kind_is_named():
 def test_study__a_search_or_an_oracle_is_refused_by_name(agent):
     with pytest.raises(ValueError, match=f"agent '{agent}' does not act on an observation"):
         mk.study(CZ2, agent, deals=1)
+
+
+def test_swap_spec__the_planners_draws_in_a_greedy_player_and_bad_specs_named():
+    agent = make_agent("swap:net=greedy,kinds=draw+discard", CZ2)
+    assert list(agent.swapped) == [0, 5] and agent.name == "swap:net=greedy,kinds=draw+discard"
+    all_kinds = "+".join(ks.KINDS)
+    mixed = play_match(CZ2, [make_agent(f"swap:net=greedy,kinds={all_kinds}", CZ2),
+                             make_agent("planner", CZ2)], np.arange(3))
+    alone = play_match(CZ2, [make_agent("planner", CZ2), make_agent("planner", CZ2)],
+                       np.arange(3))
+    np.testing.assert_array_equal(mixed.rewards, alone.rewards)
+    with pytest.raises(ValueError, match="swap: kind 'shuffle'"):
+        make_agent("swap:net=greedy,kinds=shuffle", CZ2)
+    with pytest.raises(ValueError, match="swap: give the agent"):
+        make_agent("swap:kinds=draw", CZ2)
+    with pytest.raises(ValueError, match="does not act on an observation alone"):
+        make_agent("swap:net=pimc:rollouts=2,kinds=draw", CZ2)
