@@ -9,6 +9,7 @@ import pytest
 
 from agents.learned import ppo as ppo_agent
 from agents.learned.ppo import resolve_checkpoint
+from agents.registry import make_agent
 from cli import main as zolik
 from tests.train.test_ppo import _same_weights
 from train import expert_iteration as exit_
@@ -75,6 +76,9 @@ def test_resume__other_settings_in_the_same_folder_are_refused(tiny_run, tmp_pat
 @pytest.mark.parametrize(("argv", "message"), [
     (["--labeller", "planner"], "--labeller 'planner': give a search"),
     (["--labeller", "pimc:rollouts=zero"], "pimc: rollouts='zero' is not a number"),
+    (["--labeller", "swap:draw"], "give only its kinds, e.g. swap:kinds=draw+meld"),
+    (["--labeller", "swap:kinds=draw,net=greedy"], "give only its kinds"),
+    (["--labeller", "swap:kinds=shuffle"], "kind 'shuffle': choose from draw"),
 ])
 def test_cli__bad_values_are_one_line_errors(tiny_run, tmp_path, capsys, argv, message):
     _, result = tiny_run
@@ -124,3 +128,21 @@ def test_stressed__overruled_labels_repeat_and_the_held_out_tail_holds_no_copy(t
     assert len(out) == len(data) + 2 * 2
     np.testing.assert_array_equal(out.action[-len(data):], data.action)  # originals in order
     np.testing.assert_array_equal(out.obs[:4], data.obs[[0, 3, 0, 3]])
+
+
+def test_swap_labeller__the_planners_draws_and_the_networks_own_moves_elsewhere(tiny_run):
+    cfg, result = tiny_run
+    checkpoint = resolve_checkpoint(result.run_dir)
+    spec = exit_.anchored("swap:kinds=draw", "network")
+    assert spec == f"swap:net=ppo:{exit_.NETWORK}:argmax,kinds=draw"
+    data = exit_.label_part(cfg.rules(), str(checkpoint), spec, 60, 7, 0, cfg.gamma,
+                            cfg.reward, deals_at_once=2)
+    legal = data.legal(np.arange(len(data)))
+    net = ppo_agent.load(checkpoint, cfg.rules(), deterministic=True)
+    own = net.act_batch(data.obs, legal, np.random.default_rng(0))
+    planner = make_agent("planner", cfg.rules()).act_batch(data.obs, legal,
+                                                           np.random.default_rng(0))
+    draws = own < A.MELD_BASE
+    np.testing.assert_array_equal(data.action[draws], planner[draws])
+    np.testing.assert_array_equal(data.action[~draws], own[~draws])
+    assert (own[draws] != planner[draws]).any()  # a real correction somewhere
