@@ -39,6 +39,7 @@ import csv
 import dataclasses
 import json
 import pathlib
+import shutil
 import time
 from typing import Any
 
@@ -234,8 +235,11 @@ def run(plan: ExitPlan, out: pathlib.Path, progress: bool = True) -> pathlib.Pat
                else measure(plan, cfg, r, checkpoint, out, progress))
         _log(out, r, len(labels[-1]), row, time.time() - began)
     final = out / "final.zip"
-    final.write_bytes(checkpoint.read_bytes())
-    final.with_suffix(".json").write_bytes(checkpoint.with_suffix(".json").read_bytes())
+    for source, target in ((checkpoint.with_suffix(".json"), final.with_suffix(".json")),
+                           (checkpoint, final)):  # the zip last: it marks a finished copy
+        tmp = target.with_name(f".{target.name}.tmp")
+        shutil.copyfile(source, tmp)
+        tmp.replace(target)
     return final
 
 
@@ -245,7 +249,8 @@ def _check_same_plan(plan: ExitPlan, out: pathlib.Path) -> None:
     mine = dataclasses.asdict(plan)
     if path.exists():
         theirs = json.loads(path.read_text())
-        changed = sorted(k for k in mine if k != "rounds" and theirs.get(k) != mine[k])
+        same_bytes = ("rounds", "workers")  # more rounds, or other processes: the same labels
+        changed = sorted(k for k in mine if k not in same_bytes and theirs.get(k) != mine[k])
         if changed:
             raise ValueError(f"{out} holds an expert-iteration run with other settings "
                              f"({', '.join(changed)}); give another --out")
