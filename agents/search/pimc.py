@@ -194,8 +194,8 @@ class PIMCPolicy:
         return options[: self.budget.candidates]
 
     def by_prior(self, moves: list[int], obs: np.ndarray, mask: np.ndarray) -> list[int]:
-        """``moves`` likeliest first when the rollout policy is a network (it has
-        ``probabilities``: ``search:net=...``); else as given."""
+        """``moves`` likeliest first when the prior is a network (it has
+        ``probabilities``: ``search:net=...``, ``pimc:prior=ppo:...``); else as given."""
         probabilities = getattr(self.prior, "probabilities", None)
         if not callable(probabilities) or len(moves) < 2:
             return moves
@@ -203,8 +203,8 @@ class PIMCPolicy:
         return sorted(moves, key=lambda a: (-p[a], a))
 
     def ranked_discards(self, obs: np.ndarray, mask: np.ndarray) -> list[int]:
-        """Legal discards, best first: the rollout policy's ranking when it has one, a
-        network's likeliest first, else the highest hand penalty first and a joker last."""
+        """Legal discards, best first: the prior's ranking when it has one, a network's
+        likeliest first, else the highest hand penalty first and a joker last."""
         rank = getattr(self.prior, "ranked_discards", None)
         if callable(rank):
             return list(rank(obs, mask))
