@@ -130,12 +130,11 @@ def _deal_moves(policy: Any, rules: Any, state: Any, local: np.ndarray, rows: np
     oracle = is_oracle_policy(policy)
     moves = []
     for i, row in zip(local, rows, strict=True):
-        one = state.take(np.array([i]))
         gen = gens[row if len(gens) > 1 else 0]
         if oracle:
-            moves.append(policy.act_state(rules, one, gen))
+            moves.append(policy.act_state(rules, state.take(np.array([i])), gen))
         else:
-            moves.append(policy.act_info(InfoState(rules, one, int(one.current[0])), gen))
+            moves.append(policy.act_info(InfoState.of_seat_to_act(rules, state, int(i)), gen))
     return np.array(moves, np.int64)
 
 

@@ -23,6 +23,5 @@ def search_labels(policy: Any, rules: RuleSet, state: Any,
     worlds sampled from its belief; never the deal itself); 0 for finished deals."""
     out = np.zeros(state.batch_size, np.int64)
     for b in np.flatnonzero(~state.done):
-        info = InfoState(rules, state.take(np.array([b])), int(state.current[b]))
-        out[b] = policy.act_info(info, rng)
+        out[b] = policy.act_info(InfoState.of_seat_to_act(rules, state, b), rng)
     return out

@@ -158,9 +158,8 @@ def _search_actions(rules: options.RuleSet, sub: State, idx: np.ndarray, policy:
                     rng: np.random.Generator) -> np.ndarray:
     """int64 (len(idx),): a search agent's moves in deals ``idx`` of ``sub``, each from the
     information state of the seat to act (a seat's view: an oracle's ``act_info`` refuses)."""
-    return np.array([policy.act_info(InfoState(rules, sub.take(idx[i:i + 1]),
-                                               int(sub.current[idx[i]])), rng)
-                     for i in range(idx.size)], np.int64)
+    return np.array([policy.act_info(InfoState.of_seat_to_act(rules, sub, int(i)), rng)
+                     for i in idx], np.int64)
 
 
 def _policy_actions(policy: Any, obs: Any, mask: np.ndarray,

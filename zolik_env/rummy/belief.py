@@ -98,6 +98,12 @@ class InfoState:
         self._deal = sample_worlds(rules, state, seat, 1, seed=0) if not bool(
             state.done[0]) else state  # a finished deal hides nothing
 
+    @classmethod
+    def of_seat_to_act(cls, rules: RuleSet, state: State, row: int) -> InfoState:
+        """The information state of the seat to act in deal ``row`` of a batch."""
+        one = state.take(np.array([row]))
+        return cls(rules, one, int(one.current[0]))
+
     def observation(self) -> np.ndarray:
         """int16 (OBS,): the seat's observation (``observe``)."""
         obs: np.ndarray = observe(self.rules, self._deal, self.seat)[0]
