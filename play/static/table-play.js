@@ -168,7 +168,7 @@ setInterval(async () => {
 }, 1500);
 
 async function hint() {
-  if (!myTurn()) return;
+  if (!game || !myTurn()) return;  // no game while a new one is on its way
   try {
     const agent = encodeURIComponent($("hint-agent").value);
     const h = await api("GET", `/api/games/${game.id}/hint?agent=${agent}`);

@@ -255,7 +255,10 @@ def test_browser__a_person_starts_a_game_plays_moves_and_comes_back(tmp_path):
         page.wait_for_selector("#settings[data-loaded]", state="attached")  # after the page
         assert page.input_value("input[name=opponents]") == "greedy"  # zolik play's settings
         page.wait_for_selector("#hand .card")  # dealt on load with the command's settings
+        first_game = page.evaluate("localStorage.getItem('zolik-game')")
         page.click("#new-game")
+        page.wait_for_function("(first) => localStorage.getItem('zolik-game') !== first",
+                               arg=first_game)  # the new game has arrived, not the first one
         page.wait_for_function("document.querySelectorAll('#hint-agent option').length >= 3")
         assert page.locator("#hand .card").count() >= 14
         page.select_option("#hint-agent", "greedy")  # a hint from another agent
