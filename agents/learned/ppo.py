@@ -47,7 +47,7 @@ from agents.features.hand_features import (
 )
 from agents.learned.legacy import load_model, spec_of
 from agents.learned.net_spec import rules_meta
-from agents.learned.ppo_net import LeanMaskablePolicy
+from agents.learned.ppo_net import LeanMaskablePolicy, eval_mode
 from zolik_env.rummy.observe import obs_layout
 from zolik_env.rummy.options import RuleSet
 
@@ -201,7 +201,7 @@ class PPOPolicy(SingleFromBatched):
         actor MLP, action logits), without the distribution objects; masked softmax here.
         """
         net = self.policy
-        net.set_training_mode(False)
+        eval_mode(net)
         x = torch.as_tensor(np.asarray(obs), dtype=torch.float32)
         if isinstance(net, LeanMaskablePolicy):
             return net.legal_probabilities(x, mask).numpy()

@@ -22,7 +22,7 @@ import torch
 
 from agents.learned.legacy import spec_of
 from agents.learned.masked_softmax import LegalMoves, as_mask, layer_at
-from agents.learned.ppo_net import LeanMaskablePolicy
+from agents.learned.ppo_net import LeanMaskablePolicy, eval_mode
 
 
 def joint_key(net: Any) -> tuple[Any, ...] | None:
@@ -55,7 +55,7 @@ def joint_probabilities(nets: Sequence[Any], obs: np.ndarray,
     logits = features.new_empty(len(legal.rows))
     entry_owner = whose[legal.rows]
     for k, net in enumerate(nets):
-        net.set_training_mode(False)
+        eval_mode(net)
         mine = torch.nonzero(whose == k)[:, 0]
         latent[mine] = net.mlp_extractor.forward_actor(features[mine])
         entries = torch.nonzero(entry_owner == k)[:, 0]
