@@ -59,7 +59,9 @@ def build_parser() -> argparse.ArgumentParser:
         "search", help="the search agent (pimc) against its rollouts per decision",
         description="For each budget, pimc:rollouts=N against an opponent on held-out "
                     "duplicate deals (difference per deal, 95%% interval), and the seconds "
-                    "per decision on one core; writes a table, JSON and a plot to --out.")
+                    "per decision on one core; writes a table, JSON and a plot to --out. "
+                    "Each budget's deals are kept in --out as they finish: the same "
+                    "command again continues a stopped or killed run.")
     search.add_argument("--budgets", default="8,32,96",
                         help="comma-separated rollouts per decision (default 8,32,96)")
     search.add_argument("--deals", type=int, default=200, help="duplicate deals per budget")
@@ -198,7 +200,8 @@ def cmd_search(args: argparse.Namespace) -> int:
                                    "search")
     rows = []
     for row in measure(rule_set, budgets, args.deals, args.opponent, args.workers,
-                       policy=args.policy, progress=lambda line: print(line, file=sys.stderr)):
+                       policy=args.policy, progress=lambda line: print(line, file=sys.stderr),
+                       out=out):
         rows.append(row)
         path = write(rows, args.opponent, out)
         print(table(rows, args.opponent).splitlines()[-1] if len(rows) > 1

@@ -12,7 +12,11 @@ For each budget (``rollouts`` per decision, ``agents.search.pimc``) two measurem
 
 Writes ``search_strength.md`` (the table), ``search_strength.json`` and
 ``search_strength.png`` (difference against seconds per searched decision) into ``out``,
-again after each budget, so an interrupted run keeps the budgets it finished.
+again after each budget. With ``out``, each budget's deals are also kept as they finish,
+chunk by chunk (``out/pimc_N``: the tournament's chunk store and report, and the timing),
+so a run that is stopped or killed loses at most the chunks in play: the same command
+again reads back what was done and plays the rest. A thousand deals at 512 rollouts are
+several core-hours; this is what lets them be played over several sittings.
 """
 
 from __future__ import annotations
@@ -97,24 +101,50 @@ def time_decisions(agent: PIMCPolicy, points: Sequence[InfoState],
 
 def measure(rules: RuleSet, budgets: Sequence[int], deals: int, opponent: str = "planner",
             workers: int = 1, timing_deals: int = 3, policy: str = "planner",
-            progress: Callable[[str], None] | None = None) -> Iterator[BudgetRow]:
-    """One ``BudgetRow`` per budget (see the module docstring), yielded as each is done."""
-    points = decision_points(rules, timing_deals, TIMING_SEED)
+            progress: Callable[[str], None] | None = None,
+            out: Path | None = None) -> Iterator[BudgetRow]:
+    """One ``BudgetRow`` per budget (see the module docstring), yielded as each is done;
+    with ``out``, resumed from what an earlier run of the same measurement kept there."""
+    points: list[InfoState] = []
     for rollouts in budgets:
         spec = f"pimc:rollouts={rollouts},policy={policy}"
-        if progress:
-            progress(f"{spec}: timing {len(points)} decisions")
-        timing = time_decisions(make_pimc(rules, spec.partition(":")[2]), points)
+        store = None if out is None else Path(out) / f"pimc_{rollouts}"
+        timing = _kept_timing(store, timing_deals)
+        if timing is None:
+            points = points or decision_points(rules, timing_deals, TIMING_SEED)
+            if progress:
+                progress(f"{spec}: timing {len(points)} decisions")
+            timing = time_decisions(make_pimc(rules, spec.partition(":")[2]), points)
+            _keep_timing(store, timing_deals, timing)
         if progress:
             progress(f"{spec}: {deals} duplicate deals against {opponent}")
+        kept = {} if store is None else {"write": True, "out": str(store), "resume": True}
         result = evaluate([spec, opponent], rules, deals=deals, workers=workers,
-                          seed_start=STRENGTH_SEED, progress=progress is not None)
+                          seed_start=STRENGTH_SEED, progress=progress is not None, **kept)
         pair = result.summary.pairs[0]
         diff = pair["difference"]
         sign = 1.0 if pair["first"] == spec else -1.0
         low, high = sorted((sign * diff["low"], sign * diff["high"]))
         win = pair["win_rate"]["mean"] if sign > 0 else 1.0 - pair["win_rate"]["mean"]
         yield BudgetRow(rollouts, deals, sign * diff["mean"], low, high, win, *timing)
+
+
+def _kept_timing(store: Path | None, timing_deals: int) -> tuple[float, ...] | None:
+    """The timing an earlier run kept in ``store`` for the same timing deals, else None."""
+    path = None if store is None else store / "timing.json"
+    if path is None or not path.exists():
+        return None
+    kept = json.loads(path.read_text())
+    return tuple(kept["timing"]) if kept.get("timing_deals") == timing_deals else None
+
+
+def _keep_timing(store: Path | None, timing_deals: int, timing: tuple[float, ...]) -> None:
+    if store is None:
+        return
+    store.mkdir(parents=True, exist_ok=True)
+    tmp = store / ".timing.json.tmp"
+    tmp.write_text(json.dumps({"timing_deals": timing_deals, "timing": list(timing)}))
+    tmp.replace(store / "timing.json")
 
 
 def table(rows: Sequence[BudgetRow], opponent: str) -> str:
