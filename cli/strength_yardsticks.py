@@ -17,6 +17,8 @@ import pathlib
 import sys
 from typing import Any
 
+STEPS_UNBOUNDED = 10**12  # a best response's total_steps unless --set: its minutes end it
+
 
 def add_parsers(sub: Any) -> None:
     exploit = sub.add_parser(
@@ -28,7 +30,8 @@ def add_parsers(sub: Any) -> None:
     exploit.add_argument("--agent", required=True, help="the target's spec (planner, "
                          "pimc:rollouts=32, pretrained:cz_2p, ppo:PATH, ...)")
     exploit.add_argument("--minutes", type=float, default=60.0,
-                         help="training budget per best response, warm start included")
+                         help="training budget per best response, warm start included (the "
+                              "run stops at the minutes, not at the config's total_steps)")
     exploit.add_argument("--preset", default="cz")
     exploit.add_argument("--players", type=int, default=2)
     exploit.add_argument("--config", help="PPO config (default: the packaged PRESET_Np)")
@@ -103,6 +106,9 @@ def _target_rules(args: argparse.Namespace) -> tuple[Any, pathlib.Path | None]:
         overrides = parse_overrides(args.overrides)
     except ValueError as error:
         raise _fail("exploit", str(error)) from None
+    # the minutes bound a best response: the config's step count would end an hour's run
+    # after a third of it on a fast machine (--set total_steps=N bounds it by steps too)
+    overrides.setdefault("total_steps", STEPS_UNBOUNDED)
     base = load_ppo_config("strength exploit", args.config or f"{args.preset}_{args.players}p",
                            overrides, args.seed)
     _check_agent(args.agent, base.rules())
