@@ -29,6 +29,7 @@ def test_configs__hour_recipe_is_the_default_with_the_measured_changes():
         "exp_name": "ppo_cz2p_hour", "learning_rate_final": 1e-5,
         "teacher": "planner:keep=0.8,danger=3", "teacher_decisions": 1_000_000,
         "teacher_epochs": 6, "torch_threads": 1, "plan_open_start": 16.0,
+        "total_steps": 20_000_000,
         "pool": {"latest": 0.2, "past": 0.1, "planner": 0.7}}
 
 
