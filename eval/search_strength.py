@@ -130,12 +130,17 @@ def measure(rules: RuleSet, budgets: Sequence[int], deals: int, opponent: str = 
 
 
 def _kept_timing(store: Path | None, timing_deals: int) -> tuple[float, ...] | None:
-    """The timing an earlier run kept in ``store`` for the same timing deals, else None."""
+    """The timing an earlier run kept in ``store`` for the same timing deals, else None
+    (also for a file that does not read: the timing is then measured again)."""
     path = None if store is None else store / "timing.json"
     if path is None or not path.exists():
         return None
-    kept = json.loads(path.read_text())
-    return tuple(kept["timing"]) if kept.get("timing_deals") == timing_deals else None
+    try:
+        kept = json.loads(path.read_text())
+        timing = tuple(float(t) for t in kept["timing"])
+    except (ValueError, KeyError, TypeError):
+        return None
+    return timing if kept.get("timing_deals") == timing_deals and len(timing) == 5 else None
 
 
 def _keep_timing(store: Path | None, timing_deals: int, timing: tuple[float, ...]) -> None:

@@ -1,6 +1,7 @@
 """``zolik strength search``: the budget table, and a run that continues where it stopped."""
 
 import dataclasses
+import json
 
 import pytest
 
@@ -53,6 +54,14 @@ def test_measure__a_killed_run_plays_only_the_chunks_it_lost(tmp_path, monkeypat
     assert len(played) == 1
     assert [dataclasses.replace(r, seconds_per_decision=0.0) for r in again] == [
         dataclasses.replace(r, seconds_per_decision=0.0) for r in first]
+
+
+def test_measure__a_damaged_timing_file_is_measured_again(tmp_path):
+    first = _measure(tmp_path)
+    (tmp_path / "pimc_2" / "timing.json").write_text('{"timing_deals": 1, "timing": [')
+    again = _measure(tmp_path)
+    assert again[0].difference == first[0].difference and again[0].seconds_per_decision > 0
+    assert len(json.loads((tmp_path / "pimc_2" / "timing.json").read_text())["timing"]) == 5
 
 
 def test_measure__without_a_folder_nothing_is_kept(tmp_path, monkeypatch):
