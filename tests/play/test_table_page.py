@@ -149,14 +149,15 @@ def test_deal_end__each_card_priced_and_the_scores_the_cores(tmp_path):
 def test_hint_menu__only_agents_that_play_the_games_rules(tmp_path):
     app = create_app(tmp_path / "games")
     client = local_client(app)
-    for players, has_bot in ((2, True), (4, False)):
+    for players, bot, other in ((2, "pretrained:cz_2p", "pretrained:cz_4p"),
+                                (4, "pretrained:cz_4p", "pretrained:cz_2p")):
         game_id, headers, _ = start(client, players=players)
         agents = client.get(f"/api/games/{game_id}/agents", headers=headers).json()["agents"]
         assert agents[0] == "planner" and {"greedy", "random"} <= set(agents)
-        assert ("pretrained:cz_2p" in agents) == has_bot
+        assert bot in agents and other not in agents
     game_id, headers, _ = start(client, options={"opening_points": 51})  # other rules
     agents = client.get(f"/api/games/{game_id}/agents", headers=headers).json()["agents"]
-    assert "pretrained:cz_2p" not in agents
+    assert not [a for a in agents if a.startswith("pretrained:")]
     assert client.get(f"/api/games/{game_id}/agents").status_code == 404  # no token
 
 
