@@ -149,12 +149,12 @@ def test_deal_end__each_card_priced_and_the_scores_the_cores(tmp_path):
 def test_hint_menu__only_agents_that_play_the_games_rules(tmp_path):
     app = create_app(tmp_path / "games")
     client = local_client(app)
-    for players, bot, other in ((2, "pretrained:cz_2p", "pretrained:cz_4p"),
-                                (4, "pretrained:cz_4p", "pretrained:cz_2p")):
-        game_id, headers, _ = start(client, players=players)
+    for preset, players, bot in (("cz", 2, "pretrained:cz_2p"), ("cz", 4, "pretrained:cz_4p"),
+                                 ("sk", 2, "pretrained:sk_2p")):
+        game_id, headers, _ = start(client, preset=preset, players=players)
         agents = client.get(f"/api/games/{game_id}/agents", headers=headers).json()["agents"]
         assert agents[0] == "planner" and {"greedy", "random"} <= set(agents)
-        assert bot in agents and other not in agents
+        assert [a for a in agents if a.startswith("pretrained:")] == [bot]
     game_id, headers, _ = start(client, options={"opening_points": 51})  # other rules
     agents = client.get(f"/api/games/{game_id}/agents", headers=headers).json()["agents"]
     assert not [a for a in agents if a.startswith("pretrained:")]
