@@ -18,9 +18,6 @@ from typing import Annotated, Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from zolik_env.envs import replay
-from zolik_env.rummy import actions
-
 MAX_SAVE_BYTES = 50_000_000
 GAME_ID = re.compile(r"^[0-9a-f]{16}$")
 ROOM_CODE = re.compile(r"^[ABCDEFGHJKLMNPQRSTUVWXYZ23456789]{6}$")
@@ -91,34 +88,6 @@ def read_save(path: pathlib.Path, model: type[Model]) -> Model:
     except (OSError, RecursionError, ValueError) as err:
         raise DamagedSave(f"{path.name} cannot be read: {type(err).__name__}: "
                           f"{str(err)[:200]}") from None
-
-
-class TableRecorder(replay.Recorder):
-    """A game's replay records, each move's record written out once and kept: the save
-    after every move costs the new moves, not the whole game again (``Recorder.records``
-    writes every move out on each reading). ``truncate`` takes back the records after
-    the first ``n`` (a change that failed)."""
-
-    def __init__(self, rules: Any, agents: list[str] | None = None) -> None:
-        super().__init__(rules, agents)
-        self._written: list[dict[str, Any]] = []
-
-    @property
-    def records(self) -> list[dict[str, Any]]:
-        """Every record so far, in order (a new list)."""
-        for entry in self._entries[len(self._written):]:
-            if not isinstance(entry, dict):
-                deal, turn, seat, action = entry
-                entry = {"kind": "move", "deal": deal, "turn": turn, "seat": seat,
-                         "move": actions.action_to_string(action)}
-            self._written.append(entry)
-        return list(self._written)
-
-    def count(self) -> int:
-        return len(self._entries)
-
-    def truncate(self, n: int) -> None:
-        del self._entries[n:], self._written[n:]
 
 
 def write_atomic(path: pathlib.Path, text: str) -> None:

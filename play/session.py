@@ -37,13 +37,13 @@ from play.saves import (
     GAME_ID,
     DamagedSave,
     SaveError,
-    TableRecorder,
     TableSave,
     read_save,
     room_index,
     write_atomic,
 )
 from play.view import seat_view
+from zolik_env.envs import replay
 from zolik_env.rummy import actions, game
 from zolik_env.rummy.belief import InfoState
 from zolik_env.rummy.dealing import deal_stock
@@ -108,7 +108,7 @@ class TableGame:
         self.agents = {s: make_agent(spec, self.rules) for s, spec in enumerate(self.bots)
                        if spec is not None}
         self.rng = np.random.default_rng(self.seed)
-        self.recorder = TableRecorder(self.rules, [spec or "human" for spec in self.bots])
+        self.recorder = replay.Recorder(self.rules, [spec or "human" for spec in self.bots])
         self.rule_options = rule_options_of(self.rules)
         self.deal_scores: list[list[int]] = []  # of the finished deals
         self.bot_seconds: list[float] = []  # each bot move's choice (``zolik bench-play``)

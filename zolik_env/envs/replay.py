@@ -42,8 +42,11 @@ VERSION = 1
 class Recorder:
     """Collects one game's records: ``start_deal``, ``move`` per action, ``end_deal``.
 
-    A move is kept as ``(deal, turn, seat, action)`` and written out as its record when
-    ``records`` is read, so that recording costs an AEC step next to nothing."""
+    A move is kept as ``(deal, turn, seat, action)`` and written out as its record the
+    first time ``records`` is read after it, so that recording costs an AEC step next to
+    nothing and a caller that saves after every move (the web table) writes out only the
+    new moves, not the whole game again. ``truncate`` takes back the entries after the
+    first ``n`` (``count``), for a change that failed."""
 
     def __init__(self, rules: options.RuleSet, agents: list[str] | None = None) -> None:
         self._entries: list[dict[str, Any] | tuple[int, int, int, int]] = [{
@@ -51,13 +54,23 @@ class Recorder:
             "rule_options": options.rule_options_of(rules), "num_players": rules.num_players}]
         if agents is not None:
             self._entries[0]["agents"] = list(agents)  # type: ignore[index]
+        self._written: list[dict[str, Any]] = []  # the records of the first entries
         self.deal = -1
 
     @property
     def records(self) -> list[dict[str, Any]]:
-        """Every record so far, in order (a new list; moves written out now)."""
-        return [entry if isinstance(entry, dict) else _move_record(*entry)
-                for entry in self._entries]
+        """Every record so far, in order (a new list; moves not written out before, now)."""
+        self._written.extend(entry if isinstance(entry, dict) else _move_record(*entry)
+                             for entry in self._entries[len(self._written):])
+        return list(self._written)
+
+    def count(self) -> int:
+        """How many records there are (moves included, written out or not)."""
+        return len(self._entries)
+
+    def truncate(self, n: int) -> None:
+        """Keep only the first ``n`` records."""
+        del self._entries[n:], self._written[n:]
 
     def start_deal(self, seed: int | None, deal_index: int,
                    stock: Sequence[int] | None = None, key: int | None = None) -> None:
