@@ -16,14 +16,12 @@ from typing import Any
 import numpy as np
 
 from zolik_env.rummy.actions import JOKER_CELL, RUN
-from zolik_env.rummy.cards import NUM_KINDS, card_to_str, cards_of
+from zolik_env.rummy.cards import card_to_str, cards_of
 from zolik_env.rummy.melds import hand_card_value
 from zolik_env.rummy.options import RuleSet
 from zolik_env.rummy.state import PHASE_DRAW, State
 from zolik_env.rummy.table import melds_value, new_melds
 from zolik_env.rummy.values import cell_value_table
-
-KINDS = np.arange(NUM_KINDS)
 
 
 def opening_meter(rules: RuleSet, state: State) -> dict[str, Any] | None:
@@ -64,7 +62,7 @@ def turn_rules(rules: RuleSet, state: State) -> dict[str, Any]:
         "opening": opening_meter(rules, state),
         "must_use": card_to_str(must) if must >= 0 else None,
         "freed_jokers": int(state.freed_jokers[b]),
-        "taken": [card_to_str(k) for k in np.repeat(KINDS, state.taken_unlaid[b]).tolist()],
+        "taken": [card_to_str(k) for k in cards_of(state.taken_unlaid[b])],
         "undone": bool(state.undone[b]),
         "laid": bool(state.laid[b]),
         "took_pile": bool(state.took_pile[b]),

@@ -24,7 +24,7 @@ import numpy as np
 from play.explain import deal_end, turn_rules
 from zolik_env.envs import replay
 from zolik_env.rummy import actions, game
-from zolik_env.rummy.cards import NUM_KINDS, card_to_str
+from zolik_env.rummy.cards import NUM_KINDS, card_to_str, cards_of
 from zolik_env.rummy.options import RuleSet
 from zolik_env.rummy.render import meld_text
 from zolik_env.rummy.state import PHASE_DRAW, State
@@ -35,12 +35,11 @@ MOVE_GROUPS = {"draw": "draw", "take": "draw", "meld": "meld", "layoff": "lay",
 
 
 CARD_TEXT = tuple(card_to_str(k) for k in range(NUM_KINDS))
-KINDS = np.arange(NUM_KINDS)
 
 
 def card_names(counts: np.ndarray) -> list[str]:
     """The cards of a count vector in notation, sorted as ``cards.cards_of`` sorts them."""
-    return [CARD_TEXT[k] for k in np.repeat(KINDS, counts).tolist()]
+    return [CARD_TEXT[k] for k in cards_of(counts)]
 
 
 @functools.lru_cache(maxsize=4096)

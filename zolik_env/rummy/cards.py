@@ -32,6 +32,7 @@ NUM_RANKS = 13
 NUM_NATURALS = NUM_SUITS * NUM_RANKS
 JOKER = NUM_NATURALS
 NUM_KINDS = NUM_NATURALS + 1
+_KIND_IDS = np.arange(NUM_KINDS)
 JOKER_TEXT = "JK"
 
 
@@ -123,8 +124,10 @@ def counts_of(kinds: Iterable[int]) -> np.ndarray:
 
 
 def cards_of(counts: Sequence[int] | np.ndarray) -> list[int]:
-    """Sorted list of card kinds (suit then rank, jokers last) held in a count vector."""
-    return [k for k in range(NUM_KINDS) for _ in range(int(counts[k]))]
+    """Sorted list of card kinds (suit then rank, jokers last) held in a count vector
+    (one ``np.repeat``: the web table's views call it for every hand and pile)."""
+    held = np.maximum(np.asarray(counts, np.int64)[:NUM_KINDS], 0)
+    return np.repeat(_KIND_IDS, held).tolist()
 
 
 def deck_counts(num_jokers: int) -> np.ndarray:
