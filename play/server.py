@@ -69,8 +69,7 @@ from play.house import (
 from play.offer import agents_for, form_options
 from play.saves import find_room
 from play.session import MoveError, TableGame
-from play.view import encode, replay_frames, replay_json
-from zolik_env.envs import replay
+from play.view import replay_json
 
 STATIC = pathlib.Path(__file__).parent / "static"
 
@@ -223,15 +222,7 @@ class Tables(House):
         except UnicodeDecodeError as err:
             raise HttpError(400, f"a replay is UTF-8 text (byte {err.start} is not)") from None
 
-        def frames() -> bytes:  # in a thread (``replay_processes=False``)
-            try:
-                return encode(replay_frames(replay.loads(text), MAX_REPLAY_MOVES))
-            except Exception as err:  # anything a file that is not a replay raises
-                raise HttpError(400, f"not a replay that replays: {type(err).__name__}: "
-                                     f"{err}") from None
-
-        work = functools.partial(replay_json, text, MAX_REPLAY_MOVES) \
-            if self.replay_processes else frames
+        work = functools.partial(replay_json, text, MAX_REPLAY_MOVES)  # its ValueError: a 400
         return Response(await self.run_replay(work, house.REPLAY_WAIT_S),
                         media_type="application/json")
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from starlette.testclient import TestClient
 
 from play import house, server
+from play import view as table_view
 from play.server import create_app
 
 NDJSON = {"Content-Type": "application/x-ndjson"}
@@ -28,7 +29,7 @@ def test_a_slow_replay_holds_up_no_game_and_is_cut_at_its_time_limit(tmp_path, m
         release.wait(5)
         return {"frames": []}
 
-    monkeypatch.setattr(server, "replay_frames", slow_frames)
+    monkeypatch.setattr(table_view, "replay_frames", slow_frames)
     monkeypatch.setattr(house, "REPLAY_WAIT_S", 2.0)  # a view held up by it would take 2 s
     with _client(tmp_path) as client:
         client.app.state.tables.replay_limit = 1  # one replay at a time, none waiting
