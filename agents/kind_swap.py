@@ -8,7 +8,13 @@ is worth against the planner's, and ``train.expert_iteration`` labels a network'
 deals with it (the planner's moves where the network's are measured to lose, the network's
 own elsewhere). Each decision comes from the seat's observation alone.
 
-Spec: ``swap:net=pretrained:cz_2p:argmax,kinds=draw+meld``.
+``margin=M`` keeps the agent's move of a swapped kind where the agent is sure of it: where
+its log-probability exceeds that of the planner's move by more than ``M``. It asks whether
+a network's confident departures from the planner gain what its others lose
+(``kinds=all``: every kind). The agent must give its move distribution (a network).
+
+Spec: ``swap:net=pretrained:cz_2p:argmax,kinds=draw+meld``,
+``swap:net=pretrained:cz_2p:argmax,kinds=all,margin=3``.
 """
 
 from __future__ import annotations
@@ -41,31 +47,49 @@ def kind_of(moves: np.ndarray) -> np.ndarray:
 
 class KindSwap(SingleFromBatched):
     """``agent``'s moves, except those of the kinds in ``swapped`` (indices in ``KINDS``),
-    which are ``planner``'s move at that decision; counts, per kind, the agent's moves
-    and those the planner would not have made."""
+    which are ``planner``'s move at that decision unless the agent is surer of its own than
+    of the planner's by more than ``margin`` (log-probability; None: always swapped);
+    counts, per kind, the agent's moves and those the planner would not have made."""
 
-    def __init__(self, agent: Any, planner: Any, swapped: Sequence[int] = ()) -> None:
+    def __init__(self, agent: Any, planner: Any, swapped: Sequence[int] = (),
+                 margin: float | None = None) -> None:
         if is_search_policy(agent) or is_oracle_policy(agent):
             raise ValueError(f"agent {agent.name!r} does not act on an observation alone (a "
                              f"search or an oracle): its moves cannot be swapped")
+        if margin is not None and not callable(getattr(agent, "probabilities", None)):
+            raise ValueError(f"agent {agent.name!r} gives no move distribution: margin= needs "
+                             f"a network")
         self.agent, self.planner, self.swapped = agent, planner, np.asarray(swapped, np.int64)
+        self.margin = margin
         self.name = agent.name
         self.moves = np.zeros(len(KINDS), np.int64)
         self.differ = np.zeros(len(KINDS), np.int64)
 
     def act_batch(self, obs: np.ndarray, mask: np.ndarray,
                   rng: np.random.Generator) -> np.ndarray:
-        mine = np.asarray(self.agent.act_batch(obs, mask, rng), np.int64)
+        if self.margin is None:
+            mine = np.asarray(self.agent.act_batch(obs, mask, rng), np.int64)
+        else:
+            probs = self.agent.probabilities(obs, mask)
+            mine = np.asarray(self.agent.act_probabilities(probs, mask, rng), np.int64)
         theirs = np.asarray(self.planner.act_batch(obs, mask, rng), np.int64)
         kinds = kind_of(mine)
         np.add.at(self.moves, kinds, 1)
         np.add.at(self.differ, kinds[mine != theirs], 1)
-        return np.where(np.isin(kinds, self.swapped), theirs, mine)
+        swap = np.isin(kinds, self.swapped)
+        if self.margin is not None:
+            rows = np.arange(len(mine))
+            with np.errstate(divide="ignore"):
+                sure = np.log(probs[rows, mine]) - np.log(probs[rows, theirs]) > self.margin
+            swap &= ~sure
+        return np.where(swap, theirs, mine)
 
 
 def kind_indices(text: str, agent: str = "swap") -> list[int]:
-    """``[0, 1]`` for ``"draw+meld"``, naming an unknown kind."""
+    """``[0, 1]`` for ``"draw+meld"``, every kind for ``"all"``, naming an unknown kind."""
     names = list(KINDS)
+    if text == "all":
+        return list(range(len(names)))
     out = []
     for kind in filter(None, text.split("+")):
         if kind not in KINDS:
@@ -76,10 +100,22 @@ def kind_indices(text: str, agent: str = "swap") -> list[int]:
 
 def make(rules: RuleSet, argument: str = "") -> KindSwap:
     """The agent for spec ``swap:ARGUMENT`` (see the module docstring)."""
-    given = key_values("swap", argument, ("net", "kinds"))
+    given = key_values("swap", argument, ("net", "kinds", "margin"))
     if not given.get("net"):
         raise ValueError("swap: give the agent, e.g. swap:net=pretrained:cz_2p,kinds=draw")
     swapped = KindSwap(make_agent(given["net"], rules), make_agent("planner", rules),
-                       kind_indices(given.get("kinds", "")))
+                       kind_indices(given.get("kinds", "")), _margin(given.get("margin")))
     swapped.name = f"swap:{argument}"
     return swapped
+
+
+def _margin(text: str | None) -> float | None:
+    if text is None:
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not value >= 0:
+        raise ValueError(f"swap: margin={text!r}: give a log-probability margin >= 0, e.g. 3")
+    return value

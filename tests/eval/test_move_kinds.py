@@ -74,3 +74,50 @@ def test_swap_spec__the_planners_draws_in_a_greedy_player_and_bad_specs_named():
         make_agent("swap:kinds=draw", CZ2)
     with pytest.raises(ValueError, match="does not act on an observation alone"):
         make_agent("swap:net=pimc:rollouts=2,kinds=draw", CZ2)
+
+
+CZ2_FULL = options.preset("cz", num_players=2)  # the rules the shipped bot plays
+
+
+def _rewards(agent: str, seeds: np.ndarray) -> np.ndarray:
+    return play_match(CZ2_FULL, [make_agent(agent, CZ2_FULL), make_agent("planner", CZ2_FULL)],
+                      seeds).rewards
+
+
+def test_swap_margin__zero_keeps_a_likeliest_move_player_and_a_huge_one_is_the_planner():
+    seeds = np.arange(4)
+    net = "pretrained:cz_2p:argmax"
+    planner = _rewards("planner", seeds)
+    # its likeliest move is never less likely than the planner's: a margin of 0 keeps it
+    np.testing.assert_array_equal(_rewards(f"swap:net={net},kinds=all,margin=0", seeds),
+                                  _rewards(net, seeds))
+    np.testing.assert_array_equal(_rewards(f"swap:net={net},kinds=all,margin=1e9", seeds),
+                                  planner)
+    middle = make_agent(f"swap:net={net},kinds=all,margin=2", CZ2_FULL)
+    assert middle.margin == 2.0 and list(middle.swapped) == list(range(len(ks.KINDS)))
+
+
+def test_swap_margin__a_middle_margin_keeps_some_departures_and_swaps_others():
+    net = make_agent("pretrained:cz_2p", CZ2_FULL)  # sampled: unsure moves happen
+    swap = ks.KindSwap(net, make_agent("planner", CZ2_FULL), range(len(ks.KINDS)), margin=2.0)
+    kept = []
+    inner = swap.act_batch
+
+    def spy(obs, mask, rng):
+        moves = inner(obs, mask, rng)
+        theirs = make_agent("planner", CZ2_FULL).act_batch(obs, mask, rng)
+        kept.append(int((moves != theirs).sum()))
+        return moves
+
+    swap.act_batch = spy
+    play_match(CZ2_FULL, [swap, make_agent("planner", CZ2_FULL)], np.arange(6))
+    assert sum(kept) > 0  # some sure departures stay
+    assert swap.differ.sum() > sum(kept)  # and some unsure ones were swapped
+
+
+@pytest.mark.parametrize("margin", ["-1", "x", "nan"])
+def test_swap_margin__bad_values_and_agents_without_a_distribution_are_named(margin):
+    with pytest.raises(ValueError, match=f"swap: margin='{margin}'"):
+        make_agent(f"swap:net=pretrained:cz_2p,kinds=all,margin={margin}", CZ2_FULL)
+    with pytest.raises(ValueError, match="'greedy' gives no move distribution"):
+        make_agent("swap:net=greedy,kinds=all,margin=1", CZ2_FULL)
