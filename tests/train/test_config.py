@@ -33,6 +33,14 @@ def test_configs__hour_recipe_is_the_default_with_the_measured_changes():
         "pool": {"latest": 0.2, "past": 0.1, "planner": 0.7}}
 
 
+@pytest.mark.parametrize("name", ["cz_4p_hour", "sk_2p_hour", "jolly_2p_hour"])
+def test_configs__other_hour_recipes_are_cz_2p_hour_on_their_rules(name):
+    hour = to_dict(load_config("configs/ppo/cz_2p_hour.yaml"))
+    other = to_dict(load_config(f"configs/ppo/{name}.yaml"))
+    changed = {key for key in hour if hour[key] != other[key]}
+    assert changed <= {"exp_name", "preset", "players"} and "exp_name" in changed
+
+
 def test_config__unknown_key_is_an_error(tmp_path):
     path = tmp_path / "bad.yaml"
     path.write_text("preset: cz\ntotal_step: 10\n")
