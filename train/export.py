@@ -72,7 +72,8 @@ def export(run_dir: str | pathlib.Path, name: str, deals: int = 400,
     meta = {**ppo_agent.rules_meta(rules), "source": str(checkpoint),
             "steps": int(model.num_timesteps), "config": cfg.exp_name, "seed": cfg.seed,
             "deals": deals, "seed_start": EXPORT_SEED_START, "strength": rows,
-            "best_response": unmeasured_best_response(name)}
+            "best_response": unmeasured_best_response(
+                name, rules_flags(rules.name, rules.num_players))}
     (stage / f"{name}.json").write_text(json.dumps(meta, indent=1))
     (stage / f"{name}.md").write_text(model_card(name, meta, run, note))
     commit(out_dir, name)
@@ -127,13 +128,22 @@ def _minutes(run: pathlib.Path) -> str:
     return f"{total:.0f}"
 
 
-def unmeasured_best_response(name: str) -> dict[str, Any]:
+def rules_flags(preset: str, players: int) -> str:
+    """The command-line flags that seat a bot at its own rules (`` --preset sk --players
+    4``; nothing for the default cz with 2 players), so that the commands on its card run
+    as printed. Rule options have no flag: the card names them."""
+    flags = "" if preset == "cz" else f" --preset {preset}"
+    return flags + ("" if players == 2 else f" --players {players}")
+
+
+def unmeasured_best_response(name: str, flags: str = "") -> dict[str, Any]:
     """A new bot's ``best_response`` entry: a margin measured against another file does
-    not carry over, so it starts unmeasured, with the command that measures it."""
+    not carry over, so it starts unmeasured, with the command that measures it (``flags``:
+    ``rules_flags`` of its rules)."""
     return {"margin": None,
             "status": "not measured yet: a best response trained 60 minutes against this "
                       "bot, its margin on 2,000 held-out duplicate deals (docs/yardsticks.md)",
-            "command": f"zolik strength exploit --agent pretrained:{name} --minutes 60 "
+            "command": f"zolik strength exploit --agent pretrained:{name}{flags} --minutes 60 "
                        f"--seed 1 --no-reference"}
 
 
@@ -148,6 +158,10 @@ def model_card(name: str, meta: dict[str, Any], run: pathlib.Path, note: str) ->
     start = (f"a warm start imitating `{teacher['teacher']}` ({teacher['samples']:,} decisions, "
              f"{teacher['accuracy']:.1%} held-out move match), then " if teacher else "")
     cfg = read_config(run)
+    flags = rules_flags(meta["rules"], meta["num_players"])
+    options = (f"\nIts rules have options ({meta['rule_options']}), which no flag sets: give "
+               f"them as `rule_options` in an eval config (`zolik eval --config FILE`)."
+               if meta["rule_options"] else "")
     recipe = ", ".join(f"{k} {getattr(cfg, k)}" for k in (
         "num_envs", "n_steps", "n_epochs", "learning_rate", "ent_coef", "gamma", "net_arch",
         "pool", "pool_focus", "shaping", "obs_features", "plan_prior", "discard_prior"))
@@ -178,6 +192,6 @@ it is (`docs/yardsticks.md`). Measure it with
 `{meta['best_response']['command']}`
 and write the figure into `best_response` of `{name}.json` and here.
 
-Play it: `zolik eval --agents pretrained:{name} planner --deals 100`
-(`pretrained:{name}:argmax` plays the most likely move instead of sampling).
+Play it: `zolik eval --agents pretrained:{name} planner{flags} --deals 100`
+(`pretrained:{name}:argmax` plays the most likely move instead of sampling).{options}
 """

@@ -2,6 +2,9 @@
 exported."""
 
 import json
+import pathlib
+import re
+import shlex
 
 import numpy as np
 import pytest
@@ -9,7 +12,10 @@ import torch
 
 from agents.learned import ppo as ppo_agent
 from agents.learned import pretrained
-from train.export import export
+from agents.registry import make_agent
+from cli import eval as eval_cli
+from cli import strength as strength_cli
+from train.export import export, rules_flags
 from zolik_env.envs.zolik_common import make_rules
 from zolik_env.rummy import game
 from zolik_env.rummy.observe import observe
@@ -71,3 +77,29 @@ def test_pretrained__other_rules_are_an_error_naming_the_difference(exported):
 def test_pretrained__unknown_bot_names_the_ones_that_ship():
     with pytest.raises(ValueError, match="no pretrained bot 'nope'"):
         pretrained.card("nope")
+
+
+SHIPPED = sorted(pathlib.Path("agents/learned/bots").glob("*.json"))
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.stem)
+def test_shipped_card__its_commands_seat_the_bot_at_its_own_rules(path):
+    meta, name = json.loads(path.read_text()), path.stem
+    card = path.with_suffix(".md").read_text()
+    play = re.search(r"Play it: `(zolik eval [^`]+)`", card).group(1)
+    for command in (play, meta["best_response"]["command"]):
+        assert command in card
+        words = shlex.split(command)
+        parser = {"eval": eval_cli, "strength": strength_cli}[words[1]].build_parser()
+        args = parser.parse_args(words[2:])
+        seated = (args.preset or "cz", args.players or 2)  # eval's defaults come from its config
+        assert seated == (meta["rules"], meta["num_players"]), command
+    rules = make_rules(meta["rules"], meta["num_players"], meta["rule_options"])
+    make_agent(f"pretrained:{name}", rules)  # the bot accepts the rules the flags give
+
+
+def test_rules_flags__only_what_differs_from_cz_with_two_players():
+    assert rules_flags("cz", 2) == ""
+    assert rules_flags("sk", 2) == " --preset sk"
+    assert rules_flags("cz", 4) == " --players 4"
+    assert rules_flags("jolly", 3) == " --preset jolly --players 3"
