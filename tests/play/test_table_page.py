@@ -150,7 +150,8 @@ def test_hint_menu__only_agents_that_play_the_games_rules(tmp_path):
     app = create_app(tmp_path / "games")
     client = local_client(app)
     for preset, players, bot in (("cz", 2, "pretrained:cz_2p"), ("cz", 4, "pretrained:cz_4p"),
-                                 ("sk", 2, "pretrained:sk_2p")):
+                                 ("sk", 2, "pretrained:sk_2p"),
+                                 ("jolly", 2, "pretrained:jolly_2p")):
         game_id, headers, _ = start(client, preset=preset, players=players)
         agents = client.get(f"/api/games/{game_id}/agents", headers=headers).json()["agents"]
         assert agents[0] == "planner" and {"greedy", "random"} <= set(agents)
