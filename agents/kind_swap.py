@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from agents.base import SingleFromBatched, is_oracle_policy, is_search_policy
-from agents.registry import key_values, make_agent
+from agents.registry import key_values, make_agent, number_value
 from zolik_env.rummy import actions as A
 from zolik_env.rummy.options import RuleSet
 
@@ -103,19 +103,10 @@ def make(rules: RuleSet, argument: str = "") -> KindSwap:
     given = key_values("swap", argument, ("net", "kinds", "margin"))
     if not given.get("net"):
         raise ValueError("swap: give the agent, e.g. swap:net=pretrained:cz_2p,kinds=draw")
+    margin = given.get("margin")
     swapped = KindSwap(make_agent(given["net"], rules), make_agent("planner", rules),
-                       kind_indices(given.get("kinds", "")), _margin(given.get("margin")))
+                       kind_indices(given.get("kinds", "")),
+                       None if margin is None else number_value("swap", "margin", margin, 0))
     swapped.name = f"swap:{argument}"
     return swapped
 
-
-def _margin(text: str | None) -> float | None:
-    if text is None:
-        return None
-    try:
-        value = float(text)
-    except ValueError:
-        value = float("nan")
-    if not value >= 0:
-        raise ValueError(f"swap: margin={text!r}: give a log-probability margin >= 0, e.g. 3")
-    return value

@@ -31,6 +31,7 @@ import contextlib
 import hashlib
 import importlib
 import importlib.util
+import math
 import re
 import sys
 from collections.abc import Callable, Collection
@@ -86,6 +87,19 @@ def key_values(agent: str, argument: str, keys: Collection[str]) -> dict[str, st
                              f"{', '.join(keys)}")
         out[key] = value
     return out
+
+
+def number_value(agent: str, key: str, text: str, low: float,
+                 kind: Callable[[str], float] = float) -> float:
+    """``kind(text)`` for the spec key ``key=text`` of ``agent``, finite and at least
+    ``low``; a ValueError naming the key and the bad value otherwise."""
+    try:
+        value = kind(text)
+    except ValueError:
+        raise ValueError(f"{agent}: {key}={text!r} is not a number") from None
+    if not value >= low or not math.isfinite(value):
+        raise ValueError(f"{agent}: {key}={text!r} must be at least {low:g}")
+    return value
 
 
 def split_name(spec: str) -> tuple[str | None, str]:

@@ -54,7 +54,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from agents.base import Policy, is_oracle_policy, is_search_policy
-from agents.registry import key_values, make_agent
+from agents.registry import key_values, make_agent, number_value
 from zolik_env.rummy import actions as A
 from zolik_env.rummy import game
 from zolik_env.rummy.belief import InfoState
@@ -280,13 +280,7 @@ def _rollout_policy(spec: str, rules: RuleSet) -> Policy:
 
 
 def _number(agent: str, key: str, text: str, low: float) -> float:
-    try:
-        value = _KEYS[key](text)
-    except ValueError:
-        raise ValueError(f"{agent}: {key}={text!r} is not a number") from None
-    if not value >= low or not math.isfinite(value):
-        raise ValueError(f"{agent}: {key}={text!r} must be at least {low:g}")
-    return float(value)
+    return float(number_value(agent, key, text, low, _KEYS[key]))
 
 
 def budget_of(agent: str, given: dict[str, str]) -> Budget:
