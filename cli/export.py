@@ -2,6 +2,7 @@
 
     zolik export runs/ppo_cz2p__1__20261130-190213 --name cz_2p --deals 400
     zolik export --list                     # the bots that ship: name, rules, strength
+    zolik export --best-response RUN_DIR    # a best response's margin onto its bot's card
 
 Writes ``agents/learned/bots/NAME.pt`` (float16 weights), ``NAME.json`` and the model card
 ``NAME.md`` after measuring the exported bot on held-out duplicate deals
@@ -26,6 +27,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--list", action="store_true", help="list the bots that ship")
     parser.add_argument("--force", action="store_true",
                         help="replace a bot that ships already (its three files, as a set)")
+    parser.add_argument("--best-response", metavar="RUN_DIR",
+                        help="write the margin of this best-response run (zolik strength "
+                        "exploit --agent pretrained:NAME) into NAME's card")
     return parser
 
 
@@ -47,11 +51,28 @@ def show_bots() -> int:
     return 0
 
 
+def record_best_response(run: str) -> int:
+    """``--best-response RUN_DIR``: the run's margin onto its bot's card, or one line
+    saying why not."""
+    from train import export
+
+    if not Path(run).is_dir():
+        raise ValueError(f"--best-response: no run dir {run!r}")
+    name, entry = export.record_best_response(run)  # a ValueError is one line (cli.main)
+    margin = entry["margin"]
+    print(f"pretrained:{name}: best-response margin {margin['difference']:+.2f} "
+          f"[{margin['low']:+.2f}, {margin['high']:+.2f}] on {margin['deals']:,} deals, "
+          f"written into agents/learned/bots/{name}.json and .md")
+    return 0
+
+
 def main(argv: list[str]) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.list:
         return show_bots()
+    if args.best_response:
+        return record_best_response(args.best_response)
     if not args.run or not args.name:
         parser.error("give a run dir and --name (or --list)")
     if not args.name.replace("_", "").isalnum():

@@ -99,19 +99,44 @@ def config_for(base: PPOConfig, target: str, minutes: float, teacher: str | None
     return make_config(values, f"best response to {target!r}")
 
 
+def shipped_bot(target: str) -> str | None:
+    """The NAME of a ``pretrained:NAME`` (or ``pretrained:NAME:MODE``) target, else None."""
+    kind, _, argument = registry.split_name(target)[1].partition(":")
+    if kind != "pretrained":
+        return None
+    return argument.partition(":")[0] or None
+
+
+def target_record(target: str) -> dict[str, Any]:
+    """What ``TARGET_FILE`` keeps: the target's spec and, for a shipped bot, the sha256 of
+    the weights file the best response was trained against (``pretrained.digest``)."""
+    from agents.learned import pretrained
+
+    name = shipped_bot(target)
+    return {"target": target, **({"bot_sha256": pretrained.digest(name)} if name else {})}
+
+
 def train(cfg: PPOConfig, target: str) -> pathlib.Path:
     """Train the best response of ``cfg`` (from ``config_for``); its run dir, in which
-    ``TARGET_FILE`` names the target."""
+    ``TARGET_FILE`` names the target (``target_record``)."""
     from train.ppo import run
 
+    record = target_record(target)  # before the hour: the file it trains against
     result = run(cfg)
-    (result.run_dir / TARGET_FILE).write_text(json.dumps({"target": target}), encoding="utf-8")
+    (result.run_dir / TARGET_FILE).write_text(json.dumps(record), encoding="utf-8")
     return result.run_dir
 
 
 def target_of(run_dir: pathlib.Path) -> str | None:
     """The target a best-response run was trained against (``TARGET_FILE``), if it says."""
-    path = run_dir / TARGET_FILE
+    record = read_target_record(run_dir)
+    return None if record is None else str(record["target"])
+
+
+def read_target_record(run_dir: pathlib.Path) -> dict[str, Any] | None:
+    """A best-response run's ``TARGET_FILE`` (``target_record``), if it has one."""
+    path = pathlib.Path(run_dir) / TARGET_FILE
     if not path.is_file():
         return None
-    return str(json.loads(path.read_text(encoding="utf-8"))["target"])
+    record: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return record

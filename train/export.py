@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import os
 import pathlib
+import re
 import shutil
 from collections.abc import Sequence
 from typing import Any
@@ -147,6 +148,83 @@ def unmeasured_best_response(name: str, flags: str = "") -> dict[str, Any]:
                        f"--seed 1 --no-reference"}
 
 
+def best_response_paragraph(name: str, entry: dict[str, Any]) -> str:
+    """The card's **Best-response margin.** paragraph for its ``best_response`` entry:
+    unmeasured (with the command that measures it) or the figure ``record_best_response``
+    wrote."""
+    margin = entry.get("margin")
+    if margin is None:
+        return ("**Best-response margin.** Not measured yet: how much a best response trained "
+                "60 minutes\nagainst this bot wins on 2,000 held-out duplicate deals, a lower "
+                "bound on how exploitable\nit is (`docs/yardsticks.md`). Measure it with\n"
+                f"`{entry['command']}`,\n"
+                "then record it here with `zolik export --best-response RUN_DIR`.")
+    interval = f"{margin['difference']:+.2f} [{margin['low']:+.2f}, {margin['high']:+.2f}]"
+    return f"""**Best-response margin.** A best response trained against `{entry['target']}` for a
+{entry['minutes']:g}-minute session (seed {entry['seed']}, {entry['steps']:,} learner steps, run
+`{entry['run']}`) scores **{interval}** points per deal against it on {margin['deals']:,}
+held-out duplicate deals (win share {margin['win_share']:.3f}). It is a lower bound on how
+exploitable this file is (`docs/yardsticks.md`): a margin below zero says that this
+learner, in this budget, did not find how to beat the bot, not that no one can. Measured
+with `{entry['command']}`."""
+
+
+BEST_RESPONSE_PARAGRAPH = re.compile(r"\*\*Best-response margin\.\*\*.*?(?=\n\nPlay it:)", re.S)
+
+
+def record_best_response(run_dir: str | pathlib.Path,
+                         out_dir: pathlib.Path = pretrained.BOTS) -> tuple[str, dict[str, Any]]:
+    """Write a best-response run's measured margin (``zolik strength exploit``: its
+    ``exploit.json``) into the card of the shipped bot it was trained against, ``NAME.json``
+    and the paragraph of ``NAME.md``; the bot's name and the new entry.
+
+    Raises:
+        ValueError: naming the run when it is not a best response to a bot of ``out_dir``,
+            has no measured margin, or was trained against another file of that bot.
+    """
+    from train.best_response import read_target_record, shipped_bot
+
+    run, out_dir = pathlib.Path(run_dir), pathlib.Path(out_dir)
+    record = read_target_record(run)
+    if record is None:
+        raise ValueError(f"{run} is not a best-response run (no exploit_target.json)")
+    name = shipped_bot(record["target"])
+    if name is None or not (out_dir / f"{name}.json").is_file():
+        raise ValueError(f"{run} is a best response to {record['target']!r}, not to a bot "
+                         f"that ships (pretrained:NAME)")
+    report = run / "exploit.json"
+    if not report.is_file():
+        raise ValueError(f"{run} has no measured margin (exploit.json): run zolik strength "
+                         f"exploit --agent {record['target']} --run {run} --no-reference")
+    trained_on = record.get("bot_sha256")
+    if trained_on is not None and trained_on != pretrained.digest(name, out_dir):
+        raise ValueError(f"{run} was trained against another file of pretrained:{name}; its "
+                         f"margin says nothing about the bot that ships now")
+    final = json.loads(report.read_text(encoding="utf-8"))["final"]
+    meta = json.loads((out_dir / f"{name}.json").read_text(encoding="utf-8"))
+    cfg = read_config(run)
+    entry = {"margin": {k: final[k] for k in ("difference", "low", "high", "deals",
+                                              "win_share")},
+             "target": record["target"], "steps": int(final["step"]),
+             "minutes": cfg.time_budget_minutes, "seed": cfg.seed, "run": run.name,
+             "command": meta["best_response"]["command"]}
+    card = (out_dir / f"{name}.md").read_text(encoding="utf-8")
+    if not BEST_RESPONSE_PARAGRAPH.search(card):
+        raise ValueError(f"the card {out_dir / name}.md has no best-response paragraph")
+    meta["best_response"] = entry
+    card = BEST_RESPONSE_PARAGRAPH.sub(lambda _: best_response_paragraph(name, entry), card)
+    _replace_text(out_dir / f"{name}.json", json.dumps(meta, indent=1))
+    _replace_text(out_dir / f"{name}.md", card)
+    return name, entry
+
+
+def _replace_text(path: pathlib.Path, text: str) -> None:
+    """Write ``path`` whole or not at all (a kill midway leaves the old file)."""
+    staged = path.with_name(f".{path.name}.new")
+    staged.write_text(text, encoding="utf-8")
+    os.replace(staged, path)
+
+
 def model_card(name: str, meta: dict[str, Any], run: pathlib.Path, note: str) -> str:
     rows = "\n".join(
         f"| {r.get('play', 'sample')} | {r['opponent']} | {r['score_diff']:+.1f} "
@@ -186,11 +264,7 @@ bootstrap intervals (play: `sample` draws its moves from the policy, as
 |---|---|---|---|
 {rows}
 
-**Best-response margin.** Not measured yet: how much a best response trained 60 minutes
-against this bot wins on 2,000 held-out duplicate deals, a lower bound on how exploitable
-it is (`docs/yardsticks.md`). Measure it with
-`{meta['best_response']['command']}`
-and write the figure into `best_response` of `{name}.json` and here.
+{best_response_paragraph(name, meta['best_response'])}
 
 Play it: `zolik eval --agents pretrained:{name} planner{flags} --deals 100`
 (`pretrained:{name}:argmax` plays the most likely move instead of sampling).{options}

@@ -12,6 +12,7 @@ Other rules than the bot's are a ``ValueError`` naming the difference.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 from typing import Any
@@ -42,6 +43,12 @@ def card(name: str) -> dict[str, Any]:
         raise ValueError(f"no pretrained bot {name!r}: choose from {', '.join(names())}")
     meta: dict[str, Any] = json.loads(path.read_text())
     return meta
+
+
+def digest(name: str, bots: Path = BOTS) -> str:
+    """sha256 of a bot's weights file: a figure measured against one file (a best response's
+    margin) does not carry over to another file of the same name."""
+    return hashlib.sha256((bots / f"{name}.pt").read_bytes()).hexdigest()
 
 
 def pack(policy: Any, rules: RuleSet) -> dict[str, Any]:

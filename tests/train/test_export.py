@@ -5,17 +5,26 @@ import json
 import pathlib
 import re
 import shlex
+import shutil
 
 import numpy as np
 import pytest
 import torch
 
+import cli.main as cli
 from agents.learned import ppo as ppo_agent
 from agents.learned import pretrained
 from agents.registry import make_agent
 from cli import eval as eval_cli
 from cli import strength as strength_cli
-from train.export import export, rules_flags
+from train.best_response import TARGET_FILE, shipped_bot, target_record
+from train.export import (
+    BEST_RESPONSE_PARAGRAPH,
+    best_response_paragraph,
+    export,
+    record_best_response,
+    rules_flags,
+)
 from zolik_env.envs.zolik_common import make_rules
 from zolik_env.rummy import game
 from zolik_env.rummy.observe import observe
@@ -96,6 +105,9 @@ def test_shipped_card__its_commands_seat_the_bot_at_its_own_rules(path):
         assert seated == (meta["rules"], meta["num_players"]), command
     rules = make_rules(meta["rules"], meta["num_players"], meta["rule_options"])
     make_agent(f"pretrained:{name}", rules)  # the bot accepts the rules the flags give
+    # the card's best-response paragraph says what its json says
+    assert BEST_RESPONSE_PARAGRAPH.search(card).group(0) == best_response_paragraph(
+        name, meta["best_response"])
 
 
 def test_rules_flags__only_what_differs_from_cz_with_two_players():
@@ -103,3 +115,74 @@ def test_rules_flags__only_what_differs_from_cz_with_two_players():
     assert rules_flags("sk", 2) == " --preset sk"
     assert rules_flags("cz", 4) == " --players 4"
     assert rules_flags("jolly", 3) == " --preset jolly --players 3"
+
+
+@pytest.fixture
+def best_response_run(exported, tmp_path):
+    """A copy of the tiny bot's files, and a best-response run against it whose margin was
+    measured: (bots folder, run dir)."""
+    _, result, out, _ = exported
+    bots = tmp_path / "bots"
+    bots.mkdir()
+    for suffix in (".pt", ".json", ".md"):
+        shutil.copy(out / f"tiny{suffix}", bots)
+    run = tmp_path / "exploit_tiny"
+    run.mkdir()
+    shutil.copy(result.run_dir / "config.yaml", run)
+    final = {"agent": "ppo:x", "target": "pretrained:tiny", "deals": 2000, "difference": 3.25,
+             "low": 1.5, "high": 5.0, "win_share": 0.55, "step": 123456}
+    (run / "exploit.json").write_text(json.dumps({"final": final}))
+    (run / TARGET_FILE).write_text(json.dumps(
+        {"target": "pretrained:tiny", "bot_sha256": pretrained.digest("tiny", bots)}))
+    return bots, run
+
+
+def test_record_best_response__the_margin_goes_into_the_json_and_the_card(best_response_run):
+    bots, run = best_response_run
+    before = (bots / "tiny.md").read_text()
+    name, entry = record_best_response(run, bots)
+    assert name == "tiny" and entry["margin"]["difference"] == 3.25
+    saved = json.loads((bots / "tiny.json").read_text())
+    assert saved["best_response"] == entry and entry["steps"] == 123456
+    assert entry["command"].startswith("zolik strength exploit --agent pretrained:tiny ")
+    card = (bots / "tiny.md").read_text()
+    assert "**+3.25 [+1.50, +5.00]**" in card and "on 2,000\nheld-out" in card
+    assert "Not measured yet" in before and "Not measured yet" not in card
+    # only the paragraph changed
+    assert card.split("**Best-response margin.**")[0] == before.split(
+        "**Best-response margin.**")[0]
+    assert card.split("Play it:")[1] == before.split("Play it:")[1]
+
+
+def test_record_best_response__refuses_a_run_against_another_file(best_response_run):
+    bots, run = best_response_run
+    (bots / "tiny.pt").write_bytes((bots / "tiny.pt").read_bytes() + b"\0")
+    with pytest.raises(ValueError, match="another file of pretrained:tiny"):
+        record_best_response(run, bots)
+    assert "Not measured yet" in (bots / "tiny.md").read_text()
+
+
+@pytest.mark.parametrize(("change", "named"), [
+    (lambda run: (run / TARGET_FILE).write_text('{"target": "planner"}'),
+     "best response to 'planner', not to a bot that ships"),
+    (lambda run: (run / TARGET_FILE).unlink(), "is not a best-response run"),
+    (lambda run: (run / "exploit.json").unlink(), "has no measured margin"),
+])
+def test_record_best_response__refusals_name_the_run(best_response_run, change, named):
+    bots, run = best_response_run
+    change(run)
+    with pytest.raises(ValueError, match=named):
+        record_best_response(run, bots)
+
+
+def test_best_response_target_record__keeps_the_file_of_a_shipped_bot():
+    assert target_record("planner") == {"target": "planner"}
+    assert shipped_bot("pretrained:cz_2p:argmax") == "cz_2p"
+    assert shipped_bot("me=pretrained:cz_2p") == "cz_2p"
+    assert target_record("pretrained:cz_2p")["bot_sha256"] == pretrained.digest("cz_2p")
+
+
+def test_export_cli__best_response_of_a_missing_run_is_one_line(capsys, tmp_path):
+    assert cli.main(["export", "--best-response", str(tmp_path / "nowhere")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "nowhere" in err
