@@ -46,8 +46,12 @@ def show_bots() -> int:
             modes.setdefault(r.get("play", "sample"), []).append(
                 f"vs {r['opponent']} {r['score_diff']:+.1f}")
         scores = "; ".join(f"{mode}: {', '.join(rows)}" for mode, rows in modes.items())
+        margin = meta.get("best_response", {}).get("margin")
+        exploit = ("; a best response to it: not measured" if margin is None else
+                   f"; a best response to it scores {margin['difference']:+.1f} "
+                   f"[{margin['low']:+.1f}, {margin['high']:+.1f}]")
         print(f"pretrained:{name:<10} {meta['rules']} {meta['num_players']}p, "
-              f"{meta['steps']:,} steps; points per deal (higher is better), {scores}")
+              f"{meta['steps']:,} steps; points per deal (higher is better), {scores}{exploit}")
     return 0
 
 

@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from agents.learned import pretrained
 from cli import export, replay
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -35,3 +36,9 @@ def test_export_list__labels_sample_and_argmax(capsys):
     cz = next(line for line in lines if line.startswith("pretrained:cz_2p"))
     assert "sample: vs random" in cz and "argmax: vs random" in cz
     assert "points per deal (higher is better)" in cz
+    for line in lines:  # each bot's best-response margin, or that it is not measured
+        name = line.split()[0].partition(":")[2]
+        margin = pretrained.card(name)["best_response"]["margin"]
+        assert ("a best response to it: not measured" in line) == (margin is None)
+        if margin is not None:
+            assert f"a best response to it scores {margin['difference']:+.1f}" in line
