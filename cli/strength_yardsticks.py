@@ -133,7 +133,7 @@ def _check_agent(spec: str, rules: Any) -> None:
 
 def _reference(args: argparse.Namespace, cfg: Any, rules: Any) -> Any:
     """The reference margin (a best response to the planner), or None."""
-    from eval.exploit import EXPLOIT_SEED_START, margin
+    from eval.exploit import EXPLOIT_SEED_START, checkpoints, margin
     from train.best_response import config_for, train
 
     if args.no_reference or args.agent == "planner":
@@ -144,8 +144,10 @@ def _reference(args: argparse.Namespace, cfg: Any, rules: Any) -> Any:
         print("training the reference: a best response to the planner", file=sys.stderr)
         ref_dir = train(config_for(cfg, "planner", cfg.time_budget_minutes, args.teacher,
                                    cfg.checkpoint_every), "planner")
-    return margin(rules, f"ppo:{_final(ref_dir)}", "planner", args.deals, EXPLOIT_SEED_START,
-                  args.workers)
+    last = _final(ref_dir)
+    steps = {path: step for step, path in checkpoints(ref_dir)}
+    return margin(rules, f"ppo:{last}", "planner", args.deals, EXPLOIT_SEED_START,
+                  args.workers, steps.get(last, 0))
 
 
 def _final(run_dir: pathlib.Path) -> pathlib.Path:

@@ -159,14 +159,28 @@ def best_response_paragraph(name: str, entry: dict[str, Any]) -> str:
                 "bound on how exploitable\nit is (`docs/yardsticks.md`). Measure it with\n"
                 f"`{entry['command']}`,\n"
                 "then record it here with `zolik export --best-response RUN_DIR`.")
-    interval = f"{margin['difference']:+.2f} [{margin['low']:+.2f}, {margin['high']:+.2f}]"
+    warm = (f"a warm start imitating `{entry['warm_start']}`" if entry["warm_start"]
+            else "no warm start")
+    reference = entry.get("reference")
+    against_planner = "" if reference is None else (
+        f" A best response to the planner by the same recipe{_steps_of(reference)}, the "
+        f"reference: {_interval(reference)} on {reference['deals']:,} deals.")
     return f"""**Best-response margin.** A best response trained against `{entry['target']}` for a
-{entry['minutes']:g}-minute session (seed {entry['seed']}, {entry['steps']:,} learner steps, run
-`{entry['run']}`) scores **{interval}** points per deal against it on {margin['deals']:,}
-held-out duplicate deals (win share {margin['win_share']:.3f}). It is a lower bound on how
-exploitable this file is (`docs/yardsticks.md`): a margin below zero says that this
-learner, in this budget, did not find how to beat the bot, not that no one can. Measured
-with `{entry['command']}`."""
+{entry['minutes']:g}-minute session (seed {entry['seed']}, {warm}, {entry['steps']:,} learner
+steps, run `{entry['run']}`) scores **{_interval(margin)}** points per deal against it on
+{margin['deals']:,} held-out duplicate deals (win share {margin['win_share']:.3f}).{against_planner}
+It is a lower bound on how exploitable this file is (`docs/yardsticks.md`): a margin below
+zero says that this learner, in this budget, did not find how to beat the bot, not that no
+one can. Measured with `{entry['command']}`."""
+
+
+def _steps_of(margin: dict[str, Any]) -> str:
+    """`` (N learner steps)``, or nothing where a report did not keep them (0)."""
+    return f" ({margin['steps']:,} learner steps)" if margin["steps"] else ""
+
+
+def _interval(margin: dict[str, Any]) -> str:
+    return f"{margin['difference']:+.2f} [{margin['low']:+.2f}, {margin['high']:+.2f}]"
 
 
 BEST_RESPONSE_PARAGRAPH = re.compile(r"\*\*Best-response margin\.\*\*.*?(?=\n\nPlay it:)", re.S)
@@ -200,13 +214,14 @@ def record_best_response(run_dir: str | pathlib.Path,
     if trained_on is not None and trained_on != pretrained.digest(name, out_dir):
         raise ValueError(f"{run} was trained against another file of pretrained:{name}; its "
                          f"margin says nothing about the bot that ships now")
-    final = json.loads(report.read_text(encoding="utf-8"))["final"]
+    measured = json.loads(report.read_text(encoding="utf-8"))
+    final, reference = measured["final"], measured.get("reference")
     meta = json.loads((out_dir / f"{name}.json").read_text(encoding="utf-8"))
     cfg = read_config(run)
-    entry = {"margin": {k: final[k] for k in ("difference", "low", "high", "deals",
-                                              "win_share")},
-             "target": record["target"], "steps": int(final["step"]),
-             "minutes": cfg.time_budget_minutes, "seed": cfg.seed, "run": run.name,
+    entry = {"margin": _margin_fields(final), "target": record["target"],
+             "steps": int(final["step"]), "minutes": cfg.time_budget_minutes,
+             "seed": cfg.seed, "warm_start": cfg.teacher, "run": run.name,
+             "reference": None if reference is None else _reference_fields(reference),
              "command": meta["best_response"]["command"]}
     card = (out_dir / f"{name}.md").read_text(encoding="utf-8")
     if not BEST_RESPONSE_PARAGRAPH.search(card):
@@ -216,6 +231,25 @@ def record_best_response(run_dir: str | pathlib.Path,
     _replace_text(out_dir / f"{name}.json", json.dumps(meta, indent=1))
     _replace_text(out_dir / f"{name}.md", card)
     return name, entry
+
+
+def _margin_fields(row: dict[str, Any]) -> dict[str, Any]:
+    """The figures of an ``exploit.json`` margin row that a card keeps."""
+    return {"steps": int(row["step"]),
+            **{k: row[k] for k in ("difference", "low", "high", "deals", "win_share")}}
+
+
+def _reference_fields(row: dict[str, Any]) -> dict[str, Any]:
+    """``_margin_fields`` of the reference row; its steps read from its run's checkpoints
+    where the report did not keep them (reports before 2026-12-05 wrote 0)."""
+    from eval.exploit import checkpoints
+
+    fields = _margin_fields(row)
+    checkpoint = pathlib.Path(str(row["agent"]).removeprefix("ppo:"))
+    if not fields["steps"] and checkpoint.parent.is_dir():
+        fields["steps"] = {path: step for step, path in checkpoints(checkpoint.parent)}.get(
+            checkpoint, 0)
+    return fields
 
 
 def _replace_text(path: pathlib.Path, text: str) -> None:

@@ -131,7 +131,9 @@ def best_response_run(exported, tmp_path):
     shutil.copy(result.run_dir / "config.yaml", run)
     final = {"agent": "ppo:x", "target": "pretrained:tiny", "deals": 2000, "difference": 3.25,
              "low": 1.5, "high": 5.0, "win_share": 0.55, "step": 123456}
-    (run / "exploit.json").write_text(json.dumps({"final": final}))
+    reference = {**final, "target": "planner", "difference": -7.5, "low": -9.0, "high": -6.0,
+                 "step": 654321}
+    (run / "exploit.json").write_text(json.dumps({"final": final, "reference": reference}))
     (run / TARGET_FILE).write_text(json.dumps(
         {"target": "pretrained:tiny", "bot_sha256": pretrained.digest("tiny", bots)}))
     return bots, run
@@ -146,7 +148,8 @@ def test_record_best_response__the_margin_goes_into_the_json_and_the_card(best_r
     assert saved["best_response"] == entry and entry["steps"] == 123456
     assert entry["command"].startswith("zolik strength exploit --agent pretrained:tiny ")
     card = (bots / "tiny.md").read_text()
-    assert "**+3.25 [+1.50, +5.00]**" in card and "on 2,000\nheld-out" in card
+    assert "**+3.25 [+1.50, +5.00]**" in card and "\n2,000 held-out" in card
+    assert "the reference: -7.50 [-9.00, -6.00]" in card and "(654,321 learner" in card
     assert "Not measured yet" in before and "Not measured yet" not in card
     # only the paragraph changed
     assert card.split("**Best-response margin.**")[0] == before.split(
@@ -186,3 +189,18 @@ def test_export_cli__best_response_of_a_missing_run_is_one_line(capsys, tmp_path
     assert cli.main(["export", "--best-response", str(tmp_path / "nowhere")]) == 2
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "nowhere" in err
+
+
+def test_record_best_response__a_reference_without_steps_reads_them_from_its_run(
+        best_response_run, exported):
+    from eval.exploit import checkpoints
+
+    _, result, _, _ = exported
+    bots, run = best_response_run
+    measured = json.loads((run / "exploit.json").read_text())
+    measured["reference"].update(step=0, agent=f"ppo:{result.final}")
+    (run / "exploit.json").write_text(json.dumps(measured))
+    _, entry = record_best_response(run, bots)
+    steps = checkpoints(result.run_dir)[-1][0]
+    assert steps > 0 and entry["reference"]["steps"] == steps
+    assert f"by the same recipe ({steps:,} learner steps)" in (bots / "tiny.md").read_text()
