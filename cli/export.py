@@ -67,6 +67,10 @@ def record_best_response(run: str) -> int:
     print(f"pretrained:{name}: best-response margin {margin['difference']:+.2f} "
           f"[{margin['low']:+.2f}, {margin['high']:+.2f}] on {margin['deals']:,} deals, "
           f"written into agents/learned/bots/{name}.json and .md")
+    if entry["bot_sha256"] is None:
+        print(f"note: {run} did not record which file of pretrained:{name} it was trained "
+              f"against (older runs); check that the bot has not been replaced "
+              f"since it started")
     return 0
 
 

@@ -148,7 +148,7 @@ def unmeasured_best_response(name: str, flags: str = "") -> dict[str, Any]:
                        f"--seed 1 --no-reference"}
 
 
-def best_response_paragraph(name: str, entry: dict[str, Any]) -> str:
+def best_response_paragraph(entry: dict[str, Any]) -> str:
     """The card's **Best-response margin.** paragraph for its ``best_response`` entry:
     unmeasured (with the command that measures it) or the figure ``record_best_response``
     wrote."""
@@ -222,12 +222,13 @@ def record_best_response(run_dir: str | pathlib.Path,
              "steps": int(final["step"]), "minutes": cfg.time_budget_minutes,
              "seed": cfg.seed, "warm_start": cfg.teacher, "run": run.name,
              "reference": None if reference is None else _reference_fields(reference),
+             "bot_sha256": trained_on,  # None: an older run did not record its file
              "command": meta["best_response"]["command"]}
     card = (out_dir / f"{name}.md").read_text(encoding="utf-8")
     if not BEST_RESPONSE_PARAGRAPH.search(card):
         raise ValueError(f"the card {out_dir / name}.md has no best-response paragraph")
     meta["best_response"] = entry
-    card = BEST_RESPONSE_PARAGRAPH.sub(lambda _: best_response_paragraph(name, entry), card)
+    card = BEST_RESPONSE_PARAGRAPH.sub(lambda _: best_response_paragraph(entry), card)
     _replace_text(out_dir / f"{name}.json", json.dumps(meta, indent=1))
     _replace_text(out_dir / f"{name}.md", card)
     return name, entry
@@ -298,7 +299,7 @@ bootstrap intervals (play: `sample` draws its moves from the policy, as
 |---|---|---|---|
 {rows}
 
-{best_response_paragraph(name, meta['best_response'])}
+{best_response_paragraph(meta['best_response'])}
 
 Play it: `zolik eval --agents pretrained:{name} planner{flags} --deals 100`
 (`pretrained:{name}:argmax` plays the most likely move instead of sampling).{options}

@@ -107,7 +107,7 @@ def test_shipped_card__its_commands_seat_the_bot_at_its_own_rules(path):
     make_agent(f"pretrained:{name}", rules)  # the bot accepts the rules the flags give
     # the card's best-response paragraph says what its json says
     assert BEST_RESPONSE_PARAGRAPH.search(card).group(0) == best_response_paragraph(
-        name, meta["best_response"])
+        meta["best_response"])
 
 
 def test_rules_flags__only_what_differs_from_cz_with_two_players():
@@ -146,6 +146,7 @@ def test_record_best_response__the_margin_goes_into_the_json_and_the_card(best_r
     assert name == "tiny" and entry["margin"]["difference"] == 3.25
     saved = json.loads((bots / "tiny.json").read_text())
     assert saved["best_response"] == entry and entry["steps"] == 123456
+    assert entry["bot_sha256"] == pretrained.digest("tiny", bots)
     assert entry["command"].startswith("zolik strength exploit --agent pretrained:tiny ")
     card = (bots / "tiny.md").read_text()
     assert "**+3.25 [+1.50, +5.00]**" in card and "\n2,000 held-out" in card
