@@ -165,8 +165,11 @@ def best_response_paragraph(entry: dict[str, Any]) -> str:
     against_planner = "" if reference is None else (
         f" A best response to the planner by the same recipe{_steps_of(reference)}, the "
         f"reference: {_interval(reference)} on {reference['deals']:,} deals.")
-    return f"""**Best-response margin.** A best response trained against `{entry['target']}` for a
-{entry['minutes']:g}-minute session (seed {entry['seed']}, {warm}, {entry['steps']:,} learner
+    session = (f"for a\n{entry['minutes']:g}-minute session" if entry["minutes"]
+               else "without a\ntime budget")
+    head = (f"**Best-response margin.** A best response trained against `{entry['target']}` "
+            f"{session}")
+    return f"""{head} (seed {entry['seed']}, {warm}, {entry['steps']:,} learner
 steps, run `{entry['run']}`) scores **{_interval(margin)}** points per deal against it on
 {margin['deals']:,} held-out duplicate deals (win share {margin['win_share']:.3f}).{against_planner}
 It is a lower bound on how exploitable this file is (`docs/yardsticks.md`): a margin below

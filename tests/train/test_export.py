@@ -25,6 +25,7 @@ from train.export import (
     record_best_response,
     rules_flags,
 )
+from train.ppo import read_config
 from zolik_env.envs.zolik_common import make_rules
 from zolik_env.rummy import game
 from zolik_env.rummy.observe import observe
@@ -147,6 +148,9 @@ def test_record_best_response__the_margin_goes_into_the_json_and_the_card(best_r
     saved = json.loads((bots / "tiny.json").read_text())
     assert saved["best_response"] == entry and entry["steps"] == 123456
     assert entry["bot_sha256"] == pretrained.digest("tiny", bots)
+    budget = read_config(run).time_budget_minutes
+    assert (f"for a\n{budget:g}-minute session" if budget else "without a\ntime budget") in (
+        bots / "tiny.md").read_text()
     assert entry["command"].startswith("zolik strength exploit --agent pretrained:tiny ")
     card = (bots / "tiny.md").read_text()
     assert "**+3.25 [+1.50, +5.00]**" in card and "\n2,000 held-out" in card
