@@ -452,6 +452,7 @@ def test_browser__a_friend_joins_a_room_and_sees_the_move_made_across_the_table(
         host.wait_for_function("document.getElementById('room').textContent.startsWith('room')")
         code = host.inner_text("#room").split()[1].rstrip(":")
         friend.goto(f"http://127.0.0.1:{port}/")
+        friend.wait_for_selector("#hand .card")  # its script is running: the join is handled
         friend.fill("input[name=code]", code.lower())  # codes are read out loud: any case
         friend.click("#join button")
         friend.wait_for_function("document.getElementById('status').textContent.includes('seat 1')")
