@@ -133,7 +133,7 @@ def _check_agent(spec: str, rules: Any) -> None:
 
 def _reference(args: argparse.Namespace, cfg: Any, rules: Any) -> Any:
     """The reference margin (a best response to the planner), or None."""
-    from eval.exploit import EXPLOIT_SEED_START, checkpoints, margin
+    from eval.exploit import EXPLOIT_SEED_START, margin, step_of
     from train.best_response import config_for, train
 
     if args.no_reference or args.agent == "planner":
@@ -145,9 +145,8 @@ def _reference(args: argparse.Namespace, cfg: Any, rules: Any) -> Any:
         ref_dir = train(config_for(cfg, "planner", cfg.time_budget_minutes, args.teacher,
                                    cfg.checkpoint_every), "planner")
     last = _final(ref_dir)
-    steps = {path: step for step, path in checkpoints(ref_dir)}
     return margin(rules, f"ppo:{last}", "planner", args.deals, EXPLOIT_SEED_START,
-                  args.workers, steps.get(last, 0))
+                  args.workers, step_of(last))
 
 
 def _final(run_dir: pathlib.Path) -> pathlib.Path:
@@ -160,7 +159,7 @@ def _final(run_dir: pathlib.Path) -> pathlib.Path:
 
 
 def cmd_exploit(args: argparse.Namespace) -> int:
-    from eval.exploit import EXPLOIT_SEED_START, checkpoints, curve, margin, report
+    from eval.exploit import EXPLOIT_SEED_START, curve, margin, report, step_of
     from train.best_response import train
 
     _check_counts(args, "exploit", ("--minutes", "--deals", "--curve-deals", "--curve-points",
@@ -172,9 +171,8 @@ def cmd_exploit(args: argparse.Namespace) -> int:
     if run_dir is None:
         run_dir = train(cfg, args.agent)
     last = _final(run_dir)
-    steps = {path: step for step, path in checkpoints(run_dir)}
     final = margin(rules, f"ppo:{last}", args.agent, args.deals, EXPLOIT_SEED_START,
-                   args.workers, steps.get(last, 0))
+                   args.workers, step_of(last))
     print(f"best response to {args.agent}: {final.interval()} points per deal on "
           f"{final.deals} held-out duplicate deals", flush=True)
     rows = curve(rules, run_dir, args.agent, args.curve_deals, args.curve_points, args.workers,

@@ -246,13 +246,11 @@ def _margin_fields(row: dict[str, Any]) -> dict[str, Any]:
 def _reference_fields(row: dict[str, Any]) -> dict[str, Any]:
     """``_margin_fields`` of the reference row; its steps read from its run's checkpoints
     where the report did not keep them (reports before 2026-12-05 wrote 0)."""
-    from eval.exploit import checkpoints
+    from eval.exploit import step_of
 
     fields = _margin_fields(row)
-    checkpoint = pathlib.Path(str(row["agent"]).removeprefix("ppo:"))
-    if not fields["steps"] and checkpoint.parent.is_dir():
-        fields["steps"] = {path: step for step, path in checkpoints(checkpoint.parent)}.get(
-            checkpoint, 0)
+    if not fields["steps"]:
+        fields["steps"] = step_of(pathlib.Path(str(row["agent"]).removeprefix("ppo:")))
     return fields
 
 
