@@ -16,7 +16,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from cli.args import positive_float, positive_int
+from cli.args import finite_non_negative_float, positive_float, positive_int
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -39,6 +39,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--deviation-weight", type=positive_int, default=1,
                         help="how often a label that overrules the round's network counts "
                              "in the distillation (default 1)")
+    parser.add_argument("--anchor-kl", type=finite_non_negative_float, default=0.0,
+                        help="weight of KL(round's network || new network) in the "
+                             "distillation: the new network keeps the round's move "
+                             "distribution where the search agreed with it (default 0: none)")
     parser.add_argument("--rounds", type=positive_int, default=3, help="rounds (default 3)")
     parser.add_argument("--decisions", type=positive_int, default=30_000,
                         help="decisions labelled per round (default 30000)")
@@ -82,6 +86,7 @@ def main(argv: list[str]) -> int:
     plan = ExitPlan(init=str(init), labeller=args.labeller, rounds=args.rounds,
                     decisions=args.decisions, epochs=args.epochs, learning_rate=args.lr,
                     anchor=args.anchor, deviation_weight=args.deviation_weight,
+                    anchor_kl=args.anchor_kl,
                     eval_deals=args.eval_deals, seed=args.seed, workers=args.workers)
     final = run(plan, Path(args.out), progress=not args.quiet)
     print(f"the last round's network: {final} (ppo:{args.out} plays it)")

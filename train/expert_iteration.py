@@ -22,7 +22,9 @@ determinized worlds:
    (``agents.kind_swap``): the planner's move where the network's is of those kinds,
    the network's own elsewhere, for the kinds ``zolik strength kinds`` measured losing.
 3. **Distil**: the network learns every round's labels so far (aggregated, as DAgger
-   does) for ``epochs`` passes, its value head the returns of its own deals.
+   does) for ``epochs`` passes, its value head the returns of its own deals. With
+   ``anchor_kl`` the loss also holds it near the round's network (``train.imitation.clone``):
+   harder-weighted corrections then cost fewer of the moves the search kept.
 4. **Measure**: the new network (its likeliest move) against ``planner`` on
    ``eval_deals`` held-out duplicate deals; a line of ``exit.csv``.
 
@@ -69,6 +71,7 @@ class ExitPlan:
     workers: int = 2
     anchor: str = "network"  # whose moves the search must beat: "network" or "labeller"
     deviation_weight: int = 1  # labels that overrule the round's network count this often
+    anchor_kl: float = 0.0  # weight of KL(round's network || new) in the distillation
     deals_at_once: int = 16  # per part: a part drops the deals still running when it has
     # its decisions, so fewer deals at once waste fewer labels (pimc labels one row at a time)
 
@@ -189,9 +192,10 @@ def distil(plan: ExitPlan, cfg: PPOConfig, r: int, labels: list[Any],
     from train.ppo import save_checkpoint
 
     model = legacy.load_model(checkpoint, device="cpu")
+    anchor = legacy.load_model(checkpoint, device="cpu").policy if plan.anchor_kl else None
     report = clone(model.policy, concat(*labels), epochs=plan.epochs,
                    learning_rate=plan.learning_rate, seed=plan.seed * ROUND_SEED_STRIDE + r,
-                   progress=progress)
+                   progress=progress, anchor=anchor, anchor_kl=plan.anchor_kl)
     folder = round_dir(out, r)
     (folder / "distil.json").write_text(json.dumps(dataclasses.asdict(report), indent=1))
     print(f"round {r}: learned {report.samples:,} labels, {report.epochs} epochs, held-out "
@@ -250,7 +254,9 @@ def _check_same_plan(plan: ExitPlan, out: pathlib.Path) -> None:
     if path.exists():
         theirs = json.loads(path.read_text())
         same_bytes = ("rounds", "workers")  # more rounds, or other processes: the same labels
-        changed = sorted(k for k in mine if k not in same_bytes and theirs.get(k) != mine[k])
+        default = dataclasses.asdict(ExitPlan(init=plan.init))  # keys older runs lack
+        changed = sorted(k for k in mine if k not in same_bytes
+                         and theirs.get(k, default[k]) != mine[k])
         if changed:
             raise ValueError(f"{out} holds an expert-iteration run with other settings "
                              f"({', '.join(changed)}); give another --out")

@@ -289,10 +289,17 @@ class CloneReport:
 
 def clone(policy: Any, data: TeacherData, epochs: int = 3, batch_size: int = 512,
           learning_rate: float = 1e-3, value_coef: float = 0.5, holdout: float = 0.05,
-          seed: int = 0, progress: bool = False) -> CloneReport:
+          seed: int = 0, progress: bool = False, anchor: Any = None,
+          anchor_kl: float = 0.0) -> CloneReport:
     """Train ``policy`` (a sb3-contrib ``MaskableActorCriticPolicy``) to play the
     teacher's moves and to predict the returns; ``holdout`` of the samples (the last
-    ones) are kept aside to report the match. Uses its own Adam, not the policy's."""
+    ones) are kept aside to report the match. Uses its own Adam, not the policy's.
+
+    With an ``anchor`` (a frozen network of the same spec) and ``anchor_kl`` > 0 the loss
+    adds ``anchor_kl`` x KL(anchor || policy) of the move distributions: a trust region
+    that lets the policy take the labels where they differ from the anchor's moves
+    without drifting where they agree (expert iteration distils a search anchored on the
+    round's own network)."""
     import time
 
     import torch
@@ -309,6 +316,8 @@ def clone(policy: Any, data: TeacherData, epochs: int = 3, batch_size: int = 512
             values, log_prob, _ = _evaluate(policy, data, rows)
             target = torch.as_tensor(data.ret[rows])
             loss = -log_prob.mean() + value_coef * torch.mean((values - target) ** 2)
+            if anchor is not None and anchor_kl > 0:
+                loss = loss + anchor_kl * drift(anchor, policy, data, rows)
             optimizer.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(policy.parameters(), 1.0)
@@ -319,6 +328,21 @@ def clone(policy: Any, data: TeacherData, epochs: int = 3, batch_size: int = 512
     accuracy, mse = _held_out(policy, data, np.arange(n_train, len(data)))
     return CloneReport(samples=n_train, epochs=epochs, accuracy=accuracy, value_mse=mse,
                        seconds=time.time() - start)
+
+
+def drift(anchor: Any, policy: Any, data: TeacherData, rows: np.ndarray) -> Any:
+    """(scalar tensor) mean KL(anchor || policy) of the move distributions over ``rows``:
+    0 where the two networks agree; gradients reach ``policy`` only."""
+    import torch
+
+    obs = torch.as_tensor(data.inputs(rows, spec_of(policy).critic_extra > 0))
+    masks = data.legal(rows)
+    with torch.no_grad():
+        fixed, _ = anchor.legal_log_probs(obs, masks)
+    moving, _ = policy.legal_log_probs(obs, masks)
+    slot = torch.isfinite(fixed)  # the same slots in both: the same masks
+    fixed, moving = fixed.masked_fill(~slot, 0.0), moving.masked_fill(~slot, 0.0)
+    return (slot * fixed.exp() * (fixed - moving)).sum(1).mean()
 
 
 def _evaluate(policy: Any, data: TeacherData, rows: np.ndarray) -> tuple[Any, Any, Any]:

@@ -355,12 +355,19 @@ class LeanMaskablePolicy(MaskableActorCriticPolicy):
         legal = LegalMoves.of(as_mask(action_masks, len(latent_pi), latent_pi.device))
         return legal.log_softmax(self._legal_logits(latent_pi, features, legal)), legal
 
+    def legal_log_probs(self, obs: torch.Tensor, action_masks: Any
+                        ) -> tuple[torch.Tensor, LegalMoves]:
+        """(B, K) log-probabilities of raw observations' legal moves, in the slots of the
+        returned ``LegalMoves`` (-inf on empty slots), with gradients; the actor's path
+        only. Two networks given the same masks fill the same slots."""
+        features = self.extract_features(obs, self.pi_features_extractor)
+        return self._legal_log_probs(self.mlp_extractor.forward_actor(features), features,
+                                     action_masks)
+
     def legal_probabilities(self, obs: torch.Tensor, action_masks: Any) -> torch.Tensor:
         """float64 (B, NUM_ACTIONS) move distribution of raw observations, zero on
         illegal moves; the actor's path only."""
-        features = self.extract_features(obs, self.pi_features_extractor)
-        log_probs, legal = self._legal_log_probs(self.mlp_extractor.forward_actor(features),
-                                                 features, action_masks)
+        log_probs, legal = self.legal_log_probs(obs, action_masks)
         return legal.spread(log_probs, int(self.action_space.n))
 
     def forward(self, obs: torch.Tensor, deterministic: bool = False,

@@ -89,7 +89,48 @@ def test_cli__bad_values_are_one_line_errors(tiny_run, tmp_path, capsys, argv, m
     assert not (tmp_path / "o").exists()  # refused before any work
 
 
+def test_resume__a_folder_from_before_a_setting_existed_resumes_with_its_default(tiny_run,
+                                                                               tmp_path):
+    _, result = tiny_run
+    out = tmp_path / "out"
+    exit_.run(plan_for(result.run_dir), out, progress=False)
+    saved = json.loads((out / "exit.json").read_text())
+    del saved["anchor_kl"]  # as written before the setting existed
+    (out / "exit.json").write_text(json.dumps(saved))
+    exit_.run(plan_for(result.run_dir), out, progress=False)  # not refused
+    with pytest.raises(ValueError, match="other settings \\(anchor_kl\\)"):
+        exit_.run(plan_for(result.run_dir, anchor_kl=1.0), out, progress=False)
+
+
+def _drift_after(tiny_run, anchor_kl):
+    """KL(start || network) over the labels after cloning them at a high step size."""
+    from agents.learned import legacy
+    from train.imitation import clone, drift
+
+    cfg, result = tiny_run
+    checkpoint = resolve_checkpoint(result.run_dir)
+    data = exit_.label_part(cfg.rules(), str(checkpoint), "planner", 64, 9, 0, cfg.gamma,
+                            cfg.reward, deals_at_once=2)
+    model, start = (legacy.load_model(checkpoint, device="cpu") for _ in range(2))
+    rows = np.arange(len(data))
+    before = float(drift(start.policy, model.policy, data, rows).detach())
+    assert before == pytest.approx(0, abs=1e-6)
+    clone(model.policy, data, epochs=4, batch_size=16, learning_rate=3e-3, seed=1,
+          anchor=start.policy, anchor_kl=anchor_kl)
+    assert all(p.grad is None for p in start.policy.parameters())  # the anchor stays frozen
+    return float(drift(start.policy, model.policy, data, rows).detach())
+
+
+def test_anchor_kl__the_distilled_network_stays_nearer_the_rounds_network(tiny_run):
+    free, held = _drift_after(tiny_run, 0.0), _drift_after(tiny_run, 20.0)
+    assert free > 0.05  # the planner's labels pull a tiny network away from its moves
+    assert held < free / 3
+
+
 @pytest.mark.parametrize(("argv", "message"), [
+    (["--anchor-kl", "-1"], "argument --anchor-kl: must be a finite number >= 0, got -1"),
+    (["--anchor-kl", "nan"], "argument --anchor-kl: must be a finite number >= 0, got nan"),
+    (["--anchor-kl", "much"], "argument --anchor-kl: expected a number, got 'much'"),
     (["--rounds", "0"], "argument --rounds: must be positive, got 0"),
     (["--decisions", "-3"], "argument --decisions: must be positive, got -3"),
 ])
