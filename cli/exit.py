@@ -3,6 +3,7 @@ labels its decisions, the network learns the search's moves; repeated.
 
     zolik exit --init runs/ppo_cz2p__1__... --out runs/exit_cz2p --rounds 3
     zolik exit --init runs/... --out runs/exit_cz2p --rounds 4   # one more round, resumed
+    zolik exit --init pretrained:cz_2p --out runs/exit_cz2p     # from a bot that ships
 
 Each round is kept in ``OUT/round_N/``; started again with the same arguments (``--rounds``
 may grow) the run goes on from the first unfinished round. ``OUT/final.zip`` is the last
@@ -26,7 +27,9 @@ def build_parser() -> argparse.ArgumentParser:
         "against the planner on held-out duplicate deals.")
     parser.add_argument("--init", required=True,
                         help="the PPO run dir whose network starts (its final.zip or newest "
-                             "checkpoint; its config gives the rules and features)")
+                             "checkpoint; its config gives the rules and features), or "
+                             "pretrained:NAME, a bot that ships (copied into OUT/init with "
+                             "the packaged config its card names)")
     parser.add_argument("--out", required=True, help="folder for the rounds (resumable)")
     parser.add_argument("--labeller", default="pimc:rollouts=64",
                         help="the search that labels (default pimc:rollouts=64), or "
@@ -61,9 +64,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
+    bot = args.init.removeprefix("pretrained:") if args.init.startswith("pretrained:") else ""
     init = Path(args.init)
-    if not (init / "config.yaml").is_file():
+    if not bot and not (init / "config.yaml").is_file():
         raise SystemExit(f"--init {args.init!r}: not a run dir (no config.yaml)")
+    bot_cfg = bot_config(bot) if bot else None
+    rules = bot_cfg.rules() if bot_cfg else _rules_of(init)
     from agents.kind_swap import kind_indices
     from agents.search.pimc import make as make_pimc  # checks the labeller before any work
     from train.config import is_search_teacher
@@ -82,7 +88,9 @@ def main(argv: list[str]) -> int:
         raise SystemExit(f"--labeller {args.labeller!r}: --anchor network makes the round's "
                          f"network the prior; give --anchor labeller to choose another")
     else:
-        make_pimc(_rules_of(init), argument)
+        make_pimc(rules, argument)
+    if bot_cfg:
+        init = bot_run(bot, bot_cfg, Path(args.out) / "init")
     plan = ExitPlan(init=str(init), labeller=args.labeller, rounds=args.rounds,
                     decisions=args.decisions, epochs=args.epochs, learning_rate=args.lr,
                     anchor=args.anchor, deviation_weight=args.deviation_weight,
@@ -91,6 +99,36 @@ def main(argv: list[str]) -> int:
     final = run(plan, Path(args.out), progress=not args.quiet)
     print(f"the last round's network: {final} (ppo:{args.out} plays it)")
     return 0
+
+
+def bot_config(name: str) -> Any:
+    """The packaged PPO config that the card of the shipped bot ``name`` names (its
+    ``exp_name``), with the bot's seed; a bad name is one line."""
+    from agents.learned import pretrained
+    from cli.configs import available, config_root
+    from train.config import load_config
+
+    try:
+        card = pretrained.card(name)
+    except ValueError as error:
+        raise SystemExit(f"--init pretrained:{name}: {error}") from None
+    for packaged in available("ppo"):
+        cfg = load_config(config_root() / "ppo" / f"{packaged}.yaml", {"seed": card["seed"]})
+        if cfg.exp_name == card["config"]:
+            return cfg
+    raise SystemExit(f"--init pretrained:{name}: its card's config {card['config']!r} is "
+                     f"not a packaged one")
+
+
+def bot_run(name: str, cfg: Any, folder: Path) -> Path:
+    """``folder`` made a run dir of the shipped bot ``name`` (``train.export.run_of_bot``);
+    a refusal is one line."""
+    from train.export import run_of_bot
+
+    try:
+        return run_of_bot(name, cfg, folder)
+    except ValueError as error:
+        raise SystemExit(f"--init pretrained:{name}: {error}") from None
 
 
 def _rules_of(run_dir: Path) -> Any:

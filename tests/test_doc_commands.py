@@ -92,8 +92,8 @@ def test_doc_python__runs_as_written(page, tmp_path, monkeypatch):
 # what is cut where a command would play for minutes: the flag and the value it runs with
 SHORTER = {"--deals": "4", "--games": "200"}
 # trains for minutes, or serves until stopped (the web table runs in tests/play/test_web_table.py)
-SLOW = ("zolik train", "zolik main", "zolik strength", "zolik dice train", "zolik dice solve --all",
-        "zolik play")
+SLOW = ("zolik train", "zolik main", "zolik strength", "zolik exit", "zolik dice train",
+        "zolik dice solve --all", "zolik play")
 
 # write the package's bot files: tests/train/test_export.py runs them on copies
 WRITES_BOTS = ("zolik export runs", "zolik export --best-response")

@@ -146,6 +146,19 @@ def test_cli__an_init_that_is_no_run_is_named(tmp_path, capsys):
     assert f"--init {str(tmp_path)!r}: not a run dir" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--init", "pretrained:nope"], "--init pretrained:nope: no pretrained bot 'nope': choose "
+                                    "from cz_2p"),
+    (["--init", "pretrained:cz_2p", "--labeller", "planner"], "--labeller 'planner': give a "
+                                                              "search"),
+])
+def test_cli__a_bot_as_init_is_refused_before_its_copy(tmp_path, capsys, argv, message):
+    assert zolik.main(["exit", "--out", str(tmp_path / "o"), *argv]) == 2
+    err = capsys.readouterr().err.strip()
+    assert message in err and len(err.splitlines()) == 1 and "Traceback" not in err
+    assert not (tmp_path / "o").exists()
+
+
 def test_anchor__the_search_overrules_the_network_only_where_it_draws_or_discards(tiny_run):
     cfg, result = tiny_run
     checkpoint = resolve_checkpoint(result.run_dir)

@@ -24,6 +24,7 @@ from train.export import (
     export,
     record_best_response,
     rules_flags,
+    run_of_bot,
 )
 from train.ppo import read_config
 from zolik_env.envs.zolik_common import make_rules
@@ -43,10 +44,12 @@ def exported(tiny_run, tmp_path_factory):
 def _some_states(rules, n=32):
     state = game.init(rules, np.arange(n))
     rng = np.random.default_rng(0)
-    for _ in range(7):
+    for _ in range(8):  # after an even number of moves each seat has a discard to choose
         state = game.step(rules, state, game.sample_legal(game.legal_action_mask(rules, state),
                                                           rng))[0]
-    return observe(rules, state, state.current), game.legal_action_mask(rules, state)
+    mask = game.legal_action_mask(rules, state)
+    assert (mask.sum(1) > 1).all()
+    return observe(rules, state, state.current), mask
 
 
 def test_export__the_bot_plays_like_its_checkpoint(exported):
@@ -59,6 +62,51 @@ def test_export__the_bot_plays_like_its_checkpoint(exported):
     np.testing.assert_allclose(bot.probabilities(obs, mask), original.probabilities(obs, mask),
                                atol=2e-3)  # float16 weights
     assert (bot.probabilities(obs, mask)[~mask] == 0).all()
+
+
+def test_run_of_bot__its_final_zip_plays_exactly_as_the_shipped_file(exported, tmp_path):
+    """``zolik exit --init pretrained:NAME`` starts from this run: the float16 weights,
+    widened, are the network's, and a second call reuses the folder."""
+    cfg, _, shipped, meta = exported
+    rules = cfg.rules()
+    out = tmp_path / "bots"  # the bot's weights moved off a fresh network's, seeded
+    shutil.copytree(shipped, out)
+    saved = torch.load(out / "tiny.pt", weights_only=True)
+    noise = torch.Generator().manual_seed(0)
+    saved["state_dict"] = {k: (v + 0.1 * torch.randn(v.shape, generator=noise)).half()
+                           if v.is_floating_point() else v
+                           for k, v in saved["state_dict"].items()}
+    torch.save(saved, out / "tiny.pt")
+    run = run_of_bot("tiny", cfg, tmp_path / "init", bots=out)
+    bot = ppo_agent.PPOPolicy(pretrained.unpack(saved, rules, "tiny"), "bot", rules=rules)
+    copy = ppo_agent.load(ppo_agent.resolve_checkpoint(run), rules)
+    obs, mask = _some_states(rules)
+    np.testing.assert_array_equal(copy.probabilities(obs, mask), bot.probabilities(obs, mask))
+    assert read_config(run) == cfg
+    assert json.loads((run / "final.json").read_text())["step"] == meta["steps"]
+    assert run_of_bot("tiny", cfg, run, bots=out) == run
+
+
+def test_run_of_bot__another_network_or_another_file_is_refused(exported, tmp_path):
+    cfg, _, out, _ = exported
+    with pytest.raises(ValueError, match=r"builds another network than pretrained:tiny "
+                                         r"\(net_arch differ\)"):
+        run_of_bot("tiny", cfg.model_copy(update={"net_arch": (8,)}), tmp_path / "a", bots=out)
+    run = run_of_bot("tiny", cfg, tmp_path / "b", bots=out)
+    (run / "bot.json").write_text(json.dumps({"bot": "tiny", "bot_sha256": "0" * 64}))
+    with pytest.raises(ValueError, match="holds another bot's network"):
+        run_of_bot("tiny", cfg, run, bots=out)
+
+
+@pytest.mark.parametrize("name", pretrained.names())
+def test_bot_config__each_shipped_bot_s_packaged_recipe_builds_its_network(name):
+    """``zolik exit --init pretrained:NAME`` rebuilds the bot from the config its card
+    names: a recipe changed since the export would no longer fit the weights."""
+    from cli.exit import bot_config
+    from train.ppo import net_spec
+
+    saved = torch.load(pretrained.BOTS / f"{name}.pt", weights_only=True)
+    assert net_spec(bot_config(name)).to_dict() == pretrained.spec_of_bot(saved, name).to_dict()
 
 
 def test_export__writes_rules_strength_and_a_model_card(exported):
