@@ -269,26 +269,16 @@ def model_card(name: str, meta: dict[str, Any], run: pathlib.Path, note: str) ->
         f"[{r['score_diff_low']:+.1f}, "
         f"{r['score_diff_high']:+.1f}] | {r['win']:.3f} [{r['win_low']:.3f}, {r['win_high']:.3f}] |"
         for r in meta["strength"])
-    warm = run / "warm_start.json"
-    teacher = json.loads(warm.read_text()) if warm.exists() else None
-    start = (f"a warm start imitating `{teacher['teacher']}` ({teacher['samples']:,} decisions, "
-             f"{teacher['accuracy']:.1%} held-out move match), then " if teacher else "")
-    cfg = read_config(run)
     flags = rules_flags(meta["rules"], meta["num_players"])
     options = (f"\nIts rules have options ({meta['rule_options']}), which no flag sets: give "
                f"them as `rule_options` in an eval config (`zolik eval --config FILE`)."
                if meta["rule_options"] else "")
-    recipe = ", ".join(f"{k} {getattr(cfg, k)}" for k in (
-        "num_envs", "n_steps", "n_epochs", "learning_rate", "ent_coef", "gamma", "net_arch",
-        "pool", "pool_focus", "shaping", "obs_features", "plan_prior", "discard_prior"))
     return f"""# pretrained:{name}
 
 A MaskablePPO actor-critic for {meta['rules']} with {meta['num_players']} players
 (options {meta['rule_options'] or 'none'}), stored as float16 weights.
 
-**Training.** `zolik train` (run `{cfg.exp_name}`, seed {meta['seed']}): {start}PPO
-self-play against an opponent pool for {meta['steps']:,} learner steps, about
-{_minutes(run)} minutes on a 2-core CPU. Recipe: {recipe}.
+**Training.** {training_paragraph(run, meta['steps'])}
 {note}
 
 **Strength.** {meta['deals']} duplicate deals per baseline (each deal once per seat
@@ -309,6 +299,60 @@ Play it: `zolik eval --agents pretrained:{name} planner{flags} --deals 100`
 """
 
 
+def training_paragraph(run: pathlib.Path, steps: int) -> str:
+    """How a run's network was trained, for its model card: a PPO run's warm start and
+    recipe, or an expert-iteration run's rounds and the network it started from."""
+    if (run / "exit.json").exists():
+        return _exit_paragraph(run)
+    warm = run / "warm_start.json"
+    teacher = json.loads(warm.read_text()) if warm.exists() else None
+    start = (f"a warm start imitating `{teacher['teacher']}` ({teacher['samples']:,} decisions, "
+             f"{teacher['accuracy']:.1%} held-out move match), then " if teacher else "")
+    cfg = read_config(run)
+    recipe = ", ".join(f"{k} {getattr(cfg, k)}" for k in (
+        "num_envs", "n_steps", "n_epochs", "learning_rate", "ent_coef", "gamma", "net_arch",
+        "pool", "pool_focus", "shaping", "obs_features", "plan_prior", "discard_prior"))
+    return (f"`zolik train` (run `{cfg.exp_name}`, seed {cfg.seed}): {start}PPO\n"
+            f"self-play against an opponent pool for {steps:,} learner steps, about\n"
+            f"{_minutes(run)} minutes on a 2-core CPU. Recipe: {recipe}.")
+
+
+def _exit_paragraph(run: pathlib.Path) -> str:
+    """An expert-iteration run (``train.expert_iteration``): its plan, its rounds' time
+    (``exit.csv``) and, after it, how the network it started from was trained."""
+    import csv
+
+    plan = json.loads((run / "exit.json").read_text())
+    log = run / "exit.csv"
+    rounds = list(csv.DictReader(log.open())) if log.exists() else []
+    to_beat = (" with its likeliest move as the one to beat"
+               if plan.get("anchor", "network") == "network" else "")
+    kl = (f", a KL anchor of weight {plan['anchor_kl']:g}" if plan.get("anchor_kl") else "")
+    text = (f"`zolik exit` (expert iteration, seed {plan['seed']}): {len(rounds)} "
+            f"round{'s' * (len(rounds) != 1)}, each of {plan['decisions']:,} decisions of its "
+            f"own play labelled by `{plan['labeller']}`{to_beat}, the labels that overrule it "
+            f"counted {plan.get('deviation_weight', 1)} times, distilled for {plan['epochs']} "
+            f"epochs at step {plan['learning_rate']:g}{kl}; about "
+            f"{sum(float(r['seconds']) for r in rounds) / 60:.0f} minutes on a 2-core CPU. ")
+    init = pathlib.Path(plan["init"])
+    if (init / "bot.json").exists():
+        bot = json.loads((init / "bot.json").read_text())
+        return (text + f"It started from `pretrained:{bot['bot']}` as it shipped then (sha256 "
+                f"{bot['bot_sha256'][:12]}), trained so: {bot.get('training', '(not recorded)')}")
+    checkpoint = ppo_agent.resolve_checkpoint(init)
+    side = checkpoint.with_suffix(".json")
+    steps = int(json.loads(side.read_text()).get("step", 0)) if side.exists() else 0
+    return text + f"It started from the run `{init.name}`: " + training_paragraph(init, steps)
+
+
+def card_training(name: str, bots: pathlib.Path = pretrained.BOTS) -> str:
+    """The training paragraph of a shipped bot's model card, on one line ("" if none)."""
+    path = bots / f"{name}.md"
+    found = re.search(r"\*\*Training\.\*\* (.*?)\n\n\*\*Strength", path.read_text(), re.S) \
+        if path.exists() else None
+    return " ".join(found.group(1).split()) if found else ""
+
+
 def run_of_bot(name: str, cfg: Any, run_dir: pathlib.Path,
                bots: pathlib.Path = pretrained.BOTS) -> pathlib.Path:
     """A run dir holding the shipped bot ``name`` (``config.yaml``, ``final.zip`` with the
@@ -324,7 +368,7 @@ def run_of_bot(name: str, cfg: Any, run_dir: pathlib.Path,
     if (run_dir / "final.zip").exists():
         path = run_dir / "bot.json"
         theirs = json.loads(path.read_text()) if path.exists() else {}
-        if theirs != record:
+        if {k: theirs.get(k) for k in record} != record:
             raise ValueError(f"{run_dir} holds another bot's network ({theirs.get('bot')}, "
                              f"sha256 {str(theirs.get('bot_sha256'))[:12]}...)")
         return run_dir
@@ -343,6 +387,7 @@ def run_of_bot(name: str, cfg: Any, run_dir: pathlib.Path,
     model.num_timesteps = int(json.loads((bots / f"{name}.json").read_text()).get("steps", 0))
     run_dir.mkdir(parents=True, exist_ok=True)
     (run_dir / "config.yaml").write_text(yaml.safe_dump(to_dict(cfg), sort_keys=False))
-    (run_dir / "bot.json").write_text(json.dumps(record, indent=1))
+    (run_dir / "bot.json").write_text(json.dumps(
+        {**record, "training": card_training(name, bots)}, indent=1))
     save_checkpoint(model, cfg, run_dir / "final.zip")  # last: it marks a finished copy
     return run_dir

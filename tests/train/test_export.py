@@ -25,6 +25,7 @@ from train.export import (
     record_best_response,
     rules_flags,
     run_of_bot,
+    training_paragraph,
 )
 from train.ppo import read_config
 from zolik_env.envs.zolik_common import make_rules
@@ -96,6 +97,36 @@ def test_run_of_bot__another_network_or_another_file_is_refused(exported, tmp_pa
     (run / "bot.json").write_text(json.dumps({"bot": "tiny", "bot_sha256": "0" * 64}))
     with pytest.raises(ValueError, match="holds another bot's network"):
         run_of_bot("tiny", cfg, run, bots=out)
+
+
+def test_training_paragraph__an_exit_run_names_its_rounds_and_the_bot_it_started_from(
+        exported, tmp_path):
+    """The card of a bot exported from ``zolik exit --init pretrained:NAME`` says how the
+    rounds ran and carries the training paragraph of the card it started from."""
+    import dataclasses
+
+    from train.expert_iteration import ExitPlan
+
+    cfg, result, out, meta = exported
+    init = run_of_bot("tiny", cfg, tmp_path / "exit" / "init", bots=out)
+    plan = ExitPlan(init=str(init), labeller="pimc:rollouts=8", decisions=1234,
+                    deviation_weight=4, epochs=6, anchor_kl=0.5)
+    (tmp_path / "exit" / "exit.json").write_text(json.dumps(dataclasses.asdict(plan)))
+    (tmp_path / "exit" / "exit.csv").write_text("round,labels,vs_planner,low,high,deals,"
+                                                "seconds\n1,1234,0,0,0,2,600\n2,2468,0,0,0,2,"
+                                                "1200\n")
+    text = " ".join(training_paragraph(tmp_path / "exit", 0).split())
+    assert text.startswith("`zolik exit` (expert iteration, seed 1): 2 rounds, each of 1,234 "
+                           "decisions of its own play labelled by `pimc:rollouts=8` with its "
+                           "likeliest move as the one to beat, the labels that overrule it "
+                           "counted 4 times, distilled for 6 epochs at step 0.0003, a KL "
+                           "anchor of weight 0.5; about 30 minutes")
+    before = " ".join(training_paragraph(result.run_dir, meta["steps"]).split())
+    assert text.endswith(f"It started from `pretrained:tiny` as it shipped then (sha256 "
+                         f"{pretrained.digest('tiny', out)[:12]}), trained so: {before} A test "
+                         f"bot.")
+    assert before.startswith(f"`zolik train` (run `tiny`, seed 3): PPO self-play against an "
+                             f"opponent pool for {meta['steps']:,} learner steps")
 
 
 @pytest.mark.parametrize("name", pretrained.names())
