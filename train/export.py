@@ -329,7 +329,7 @@ def _exit_paragraph(run: pathlib.Path) -> str:
                if plan.get("anchor", "network") == "network" else "")
     kl = (f", a KL anchor of weight {plan['anchor_kl']:g}" if plan.get("anchor_kl") else "")
     text = (f"`zolik exit` (expert iteration, seed {plan['seed']}): {len(rounds)} "
-            f"round{'s' * (len(rounds) != 1)}, each of {plan['decisions']:,} decisions of its "
+            f"round{'s, each' * (len(rounds) != 1)} of {plan['decisions']:,} decisions of its "
             f"own play labelled by `{plan['labeller']}`{to_beat}, the labels that overrule it "
             f"counted {plan.get('deviation_weight', 1)} times, distilled for {plan['epochs']} "
             f"epochs at step {plan['learning_rate']:g}{kl}; about "
