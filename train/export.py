@@ -328,11 +328,13 @@ def _exit_paragraph(run: pathlib.Path) -> str:
     to_beat = (" with its likeliest move as the one to beat"
                if plan.get("anchor", "network") == "network" else "")
     kl = (f", a KL anchor of weight {plan['anchor_kl']:g}" if plan.get("anchor_kl") else "")
+    weight = plan.get("deviation_weight", 1)
+    stress = (f", the labels that overrule it counted {weight} times" if weight > 1 else "")
     text = (f"`zolik exit` (expert iteration, seed {plan['seed']}): {len(rounds)} "
             f"round{'s, each' * (len(rounds) != 1)} of {plan['decisions']:,} decisions of its "
-            f"own play labelled by `{plan['labeller']}`{to_beat}, the labels that overrule it "
-            f"counted {plan.get('deviation_weight', 1)} times, distilled for {plan['epochs']} "
-            f"epochs at step {plan['learning_rate']:g}{kl}; about "
+            f"own play labelled by `{plan['labeller']}`{to_beat}{stress}, distilled for "
+            f"{plan['epochs']} epoch{'s' * (plan['epochs'] != 1)} at step "
+            f"{plan['learning_rate']:g}{kl}; about "
             f"{sum(float(r['seconds']) for r in rounds) / 60:.0f} minutes on a 2-core CPU. ")
     init = pathlib.Path(plan["init"])
     if (init / "bot.json").exists():
