@@ -547,8 +547,11 @@ def test_browser__dragging_a_card_to_the_piles_discards_it(tmp_path):
     with _browser(app) as (browser, port):
         page = browser.new_page()
         page.goto(f"http://127.0.0.1:{port}/?delay=0")
+        page.wait_for_selector("#hand .card")  # the game dealt on load
+        first_game = page.evaluate("localStorage.getItem('zolik-game')")
         page.click("#new-game")
-        page.wait_for_selector("#hand .card")
+        page.wait_for_function("(first) => localStorage.getItem('zolik-game') !== first",
+                               arg=first_game)  # the new game's hand, not the first one's
         card = page.locator("#hand .card").first.get_attribute("data-card")
         page.drag_and_drop("#hand .card >> nth=0", "#piles")
         page.wait_for_function("document.querySelectorAll('#log-list li').length >= 2")
