@@ -384,9 +384,8 @@ def run_of_bot(name: str, cfg: Any, run_dir: pathlib.Path,
     env = PoolVecEnv(1, rules, OpponentPool(rules, cfg.pool, cfg.pool_size, cfg.seed),
                      cfg.reward, cfg.seed, features=cfg.obs_features)
     model = _new_model(cfg, env)
-    model.policy.load_state_dict({k: v.float() if v.is_floating_point() else v
-                                  for k, v in saved["state_dict"].items()})
-    model.num_timesteps = int(json.loads((bots / f"{name}.json").read_text()).get("steps", 0))
+    model.policy.load_state_dict(pretrained.widened(saved))
+    model.num_timesteps = int(pretrained.card(name, bots).get("steps", 0))
     run_dir.mkdir(parents=True, exist_ok=True)
     (run_dir / "config.yaml").write_text(yaml.safe_dump(to_dict(cfg), sort_keys=False))
     (run_dir / "bot.json").write_text(json.dumps(

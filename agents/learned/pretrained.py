@@ -36,9 +36,9 @@ def names() -> list[str]:
     return sorted(p.stem for p in BOTS.glob("*.pt"))
 
 
-def card(name: str) -> dict[str, Any]:
+def card(name: str, bots: Path = BOTS) -> dict[str, Any]:
     """A bot's ``NAME.json``: its rules and its measured strength."""
-    path = BOTS / f"{name}.json"
+    path = bots / f"{name}.json"
     if not path.exists():
         raise ValueError(f"no pretrained bot {name!r}: choose from {', '.join(names())}")
     meta: dict[str, Any] = json.loads(path.read_text())
@@ -70,6 +70,12 @@ def spec_of_bot(saved: dict[str, Any], name: str) -> NetSpec:
     return NetSpec.from_dict(saved.get("net_spec"), f"pretrained bot {name!r}")
 
 
+def widened(saved: dict[str, Any]) -> dict[str, Any]:
+    """The weights of a bot's ``.pt`` contents in float32, as the network computes."""
+    return {k: v.float() if v.is_floating_point() else v
+            for k, v in saved["state_dict"].items()}
+
+
 def unpack(saved: dict[str, Any], rules: RuleSet, name: str) -> LeanMaskablePolicy:
     """The network of a bot's ``.pt`` contents, after checking it fits ``rules``."""
     spec = spec_of_bot(saved, name)
@@ -77,8 +83,7 @@ def unpack(saved: dict[str, Any], rules: RuleSet, name: str) -> LeanMaskablePoli
     if detail:
         raise ValueError(f"pretrained bot {name!r} plays other rules ({detail})")
     net = network(spec, rules)
-    net.load_state_dict({k: v.float() if v.is_floating_point() else v
-                         for k, v in saved["state_dict"].items()})
+    net.load_state_dict(widened(saved))
     net.optimizer = None  # a player needs no Adam state
     net.set_training_mode(False)
     return net
