@@ -58,7 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
     search = sub.add_parser(
         "search", help="the search agent (pimc) against its rollouts per decision",
         description="For each budget, pimc:rollouts=N against an opponent on held-out "
-                    "duplicate deals (difference per deal, 95%% interval), and the seconds "
+                    "duplicate deals (difference per deal, 95% interval), and the seconds "
                     "per decision on one core; writes a table, JSON and a plot to --out. "
                     "Each budget's deals are kept in --out as they finish: the same "
                     "command again continues a stopped or killed run.")

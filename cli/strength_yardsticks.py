@@ -24,7 +24,7 @@ def add_parsers(sub: Any) -> None:
     exploit = sub.add_parser(
         "exploit", help="a best response trained against a frozen agent, and its margin",
         description="Train PPO against the agent alone (warm start: not the agent), then "
-                    "its margin over the agent on held-out duplicate deals with the 95%% "
+                    "its margin over the agent on held-out duplicate deals with the 95% "
                     "interval, the learning curve (table and plot), and the same margin "
                     "of a best response to the planner as the reference.")
     exploit.add_argument("--agent", required=True, help="the target's spec (planner, "

@@ -3,12 +3,15 @@ pipe ends a command quietly, and ``zolik export --list`` says how each figure wa
 
 from __future__ import annotations
 
+import argparse
+import importlib
 import subprocess
 import sys
 from pathlib import Path
 
 from agents.learned import pretrained
 from cli import export, replay
+from cli.main import SUBCOMMANDS, build_parser
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -42,3 +45,43 @@ def test_export_list__labels_sample_and_argmax(capsys):
         assert ("a best response to it: not measured" in line) == (margin is None)
         if margin is not None:
             assert f"a best response to it scores {margin['difference']:+.1f}" in line
+
+
+
+class _Built(Exception):
+    """Raised in place of parsing, carrying the parser a command built."""
+
+
+def _command_parser(name: str, monkeypatch) -> argparse.ArgumentParser:
+    """The parser ``zolik NAME`` builds, caught as it starts to parse."""
+    def catch(parser, *args, **kwargs):
+        raise _Built(parser)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(argparse.ArgumentParser, "parse_known_args", catch)
+        module = importlib.import_module(SUBCOMMANDS[name][0])
+        try:
+            module.main([])
+        except _Built as built:
+            return built.args[0]
+    raise AssertionError(f"zolik {name} built no parser")
+
+
+def _with_subcommands(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
+    """``parser`` and every subcommand's parser below it."""
+    found = [parser]
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in dict.fromkeys(action.choices.values()):
+                found += _with_subcommands(sub)
+    return found
+
+
+def test_help__of_every_command_shows_single_percent_signs(monkeypatch):
+    # a description is printed as written, so '95%%' there reads '95%%' in --help
+    parsers = [build_parser()]
+    for name in SUBCOMMANDS:
+        parsers += _with_subcommands(_command_parser(name, monkeypatch))
+    assert {"zolik strength exploit", "zolik dice eval"} <= {p.prog for p in parsers}
+    for parser in parsers:
+        assert "%%" not in parser.format_help(), parser.prog
