@@ -247,10 +247,12 @@ def _damage(path: Path, how: Any) -> None:
     if how == "illegal":
         move = next(r for r in saved["records"] if r["kind"] == "move")
         move["move"] = "meld AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS"
-    elif how == "stock":
-        deal = saved["records"][1]
+    elif how == "stock":  # swap the top card with the first card unlike it (two decks:
+        deal = saved["records"][1]  # the bottom card may be the top card's twin)
         cards = deal["stock"].split()
-        deal["stock"] = " ".join([cards[-1], *cards[1:-1], cards[0]])
+        other = next(i for i, card in enumerate(cards) if card != cards[0])
+        cards[0], cards[other] = cards[other], cards[0]
+        deal["stock"] = " ".join(cards)
     else:
         saved.update(how)
     path.write_text(json.dumps(saved))
