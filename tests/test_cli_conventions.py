@@ -1,5 +1,6 @@
 """Conventions of the ``zolik`` commands a new user meets in the first hour: a closed
-pipe ends a command quietly, and ``zolik export --list`` says how each figure was played."""
+pipe ends a command quietly, ``zolik export --list`` says how each figure was played, and
+every command's ``--help`` reads as written."""
 
 from __future__ import annotations
 
@@ -45,7 +46,6 @@ def test_export_list__labels_sample_and_argmax(capsys):
         assert ("a best response to it: not measured" in line) == (margin is None)
         if margin is not None:
             assert f"a best response to it scores {margin['difference']:+.1f}" in line
-
 
 
 class _Built(Exception):
