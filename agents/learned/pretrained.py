@@ -31,16 +31,16 @@ FORMAT = 2  # version of the ``.pt`` layout: the net spec and the weights
 OLD_FORMATS = (1,)  # flat fields beside the weights (``legacy.spec_from_bot_v1``)
 
 
-def names() -> list[str]:
-    """The bots that ship, by name."""
-    return sorted(p.stem for p in BOTS.glob("*.pt"))
+def names(bots: Path = BOTS) -> list[str]:
+    """The bots that ship (or those in the folder ``bots``), by name."""
+    return sorted(p.stem for p in bots.glob("*.pt"))
 
 
 def card(name: str, bots: Path = BOTS) -> dict[str, Any]:
     """A bot's ``NAME.json``: its rules and its measured strength."""
     path = bots / f"{name}.json"
     if not path.exists():
-        raise ValueError(f"no pretrained bot {name!r}: choose from {', '.join(names())}")
+        raise ValueError(f"no pretrained bot {name!r}: choose from {', '.join(names(bots))}")
     meta: dict[str, Any] = json.loads(path.read_text())
     return meta
 

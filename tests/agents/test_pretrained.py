@@ -25,6 +25,14 @@ def test_pretrained__cz_2p_ships_with_rules_strength_and_card():
     assert "# pretrained:cz_2p" in (pretrained.BOTS / "cz_2p.md").read_text(encoding="utf-8")
 
 
+def test_pretrained__an_unknown_card_names_the_bots_of_its_folder(tmp_path):
+    (tmp_path / "mine.pt").write_bytes(b"")
+    (tmp_path / "mine.json").write_text('{"steps": 3}')
+    assert pretrained.card("mine", tmp_path) == {"steps": 3}
+    with pytest.raises(ValueError, match=r"'cz_2p': choose from mine$"):
+        pretrained.card("cz_2p", tmp_path)
+
+
 @pytest.mark.parametrize("name", pretrained.names())
 def test_pretrained__claim_against_greedy_holds_on_a_small_sample(name):
     meta = pretrained.card(name)
