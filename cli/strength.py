@@ -9,11 +9,13 @@
     zolik strength exploit --agent planner --minutes 60  # a best response and its margin
     zolik strength oracle --presets cz,sk,jolly          # what seeing every card is worth
     zolik strength kinds --agent pretrained:cz_2p:argmax # its gains on the planner by move kind
+    zolik strength labels --net pretrained:cz_2p --labeller pimc:rollouts=128  # labels' worth
 
 Only parses arguments, then calls ``eval.strength`` (heuristic pairs, a Markdown table),
 ``train.strength.benchmark`` (PPO, which writes ``strength.json`` into the run dir) or
 ``eval.search_strength`` (the search agent against its budget: a table and a plot) or
-``eval.move_kinds`` (an agent's gains on the planner by kind of move);
+``eval.move_kinds`` (an agent's gains on the planner by kind of move) or
+``eval.label_quality`` (what an expert-iteration labeller's corrections are worth);
 ``exploit`` and ``oracle`` live in ``cli.strength_yardsticks``.
 """
 
@@ -84,6 +86,36 @@ def build_parser() -> argparse.ArgumentParser:
     kinds.add_argument("--preset", default="cz")
     kinds.add_argument("--players", type=int, default=2)
     kinds.add_argument("--out", default="runs/move_kinds", help="folder for the JSON table")
+    labels = sub.add_parser(
+        "labels", help="what a labeller's corrections of a network are worth",
+        description="The network plays fresh deals; at each decision with a choice, each "
+                    "labeller names its move (a pimc labeller without prior= takes the "
+                    "network's likeliest move as its prior, as expert iteration does). "
+                    "Where a label overrules the network, both moves are played on "
+                    "--reference fresh paired worlds with --reference-policy to the end: "
+                    "the label's gain. Prints, per labeller and kind of move, the share "
+                    "overruled, the mean gain of an overrule (95% interval over deals), "
+                    "the share that gain, the points per 100 decisions and the seconds per "
+                    "decision; writes JSON and a CSV per labeller to --out.")
+    labels.add_argument("--net", required=True,
+                        help="the network that plays and is corrected: pretrained:NAME or "
+                             "ppo:PATH (sampling its moves; its likeliest move is the one "
+                             "a label overrules)")
+    labels.add_argument("--labeller", action="append", required=True,
+                        help="labeller spec, repeatable, e.g. pimc:rollouts=128 or "
+                             "pimc:rollouts=128,z=2")
+    labels.add_argument("--decisions", type=int, default=1000,
+                        help="decisions with a choice per labeller (1000)")
+    labels.add_argument("--reference", type=int, default=512,
+                        help="paired worlds that measure each overrule (512)")
+    labels.add_argument("--reference-policy", default="planner",
+                        help="who plays the reference worlds on (default planner, pimc's "
+                             "rollout policy)")
+    labels.add_argument("--preset", default="cz")
+    labels.add_argument("--players", type=int, default=2)
+    labels.add_argument("--quiet", action="store_true", help="no progress bar")
+    labels.add_argument("--out", default="runs/label_quality",
+                        help="folder for the JSON and CSV files")
     yardsticks.add_parsers(sub)
     return parser
 
@@ -226,8 +258,52 @@ def cmd_kinds(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_labels(args: argparse.Namespace) -> int:
+    import csv
+    import json
+
+    from eval import label_quality as quality
+    from train.work_pool import make_bar
+
+    _positive(args.decisions, "--decisions", "labels")
+    if args.reference < 2:
+        raise SystemExit(f"zolik strength labels: --reference must be at least 2 worlds, "
+                         f"got {args.reference}")
+    rule_set, out = _rules_and_out(args, [args.net, args.reference_policy,
+                                          *(quality.anchored(x, args.net)
+                                            for x in args.labeller)], "labels")
+    rows = []
+    for number, labeller in enumerate(args.labeller, 1):
+        bar = make_bar(args.decisions, f"labeller {number}/{len(args.labeller)}", "dec",
+                       not args.quiet)
+        try:
+            labels = quality.audit(rule_set, args.net, labeller, args.decisions,
+                                   args.reference, args.reference_policy, bar=bar)
+        except ValueError as error:
+            raise SystemExit(f"zolik strength labels: {error}") from None
+        bar.close()
+        with (out / f"labels_{number}.csv").open("w", newline="") as f:
+            writer = csv.DictWriter(f, list(quality.Label.__dataclass_fields__))
+            writer.writeheader()
+            writer.writerows(quality.as_dicts(labels))
+        rows.append({"name": f"{number}: all", "labeller": labeller,
+                     **quality.summarize(labels)})
+        rows += [{"name": f"{number}: {r['kind']}", "labeller": labeller, **r}
+                 for r in quality.by_kind(labels) if r["overruled"]]
+    for number, labeller in enumerate(args.labeller, 1):
+        print(f"{number}: {quality.anchored(labeller, args.net)}")
+    print(quality.format_summary(rows, args.net, args.reference))
+    path = out / "label_quality.json"
+    path.write_text(json.dumps({"net": args.net, "preset": args.preset, "players": args.players,
+                                "reference": args.reference,
+                                "reference_policy": args.reference_policy, "rows": rows},
+                               indent=1))
+    print(f"wrote {path} and a CSV of each labeller's decisions beside it")
+    return 0
+
+
 COMMANDS = {"pairs": cmd_pairs, "ppo": cmd_ppo, "search": cmd_search, "kinds": cmd_kinds,
-            **yardsticks.COMMANDS}
+            "labels": cmd_labels, **yardsticks.COMMANDS}
 
 
 def main(argv: list[str] | None = None) -> int:
