@@ -209,6 +209,25 @@ class PPOPolicy(SingleFromBatched):
         logits = logits.masked_fill(~torch.as_tensor(np.asarray(mask, bool)), -torch.inf)
         return torch.softmax(logits, 1).double().numpy()
 
+    @torch.no_grad()
+    def values(self, obs: np.ndarray) -> np.ndarray:
+        """float64 (B,): the value head's estimate of each seat's return from its plain
+        observation, in the units of the reward the network was trained on (the kit's
+        ``score`` reward: the deal score minus the table's mean, / 100).
+
+        Raises:
+            ValueError: for a network whose critic also takes hidden cards
+                (``privileged_critic``): a player's observation is not enough for it.
+        """
+        if self.spec.critic_extra:
+            raise ValueError(f"{self.name}: its value head was trained on hidden cards as "
+                             f"well (privileged_critic); it gives no values from a seat's "
+                             f"observation")
+        net = self.policy
+        eval_mode(net)
+        x = torch.as_tensor(np.asarray(self.obs_transform(obs)), dtype=torch.float32)
+        return net.predict_values(x).squeeze(1).double().numpy()
+
     def act_batch(self, obs: np.ndarray, mask: np.ndarray,
                   rng: np.random.Generator) -> np.ndarray:
         return self.act_transformed(self.obs_transform(obs), mask, rng)

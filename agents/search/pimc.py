@@ -25,6 +25,12 @@ At a decision with a real choice (the draw; the discard that ends the turn):
    there is only one other candidate), the rest to the test.
 
 Every other decision (lays, lay-offs, joker swaps, UNDO) is the prior's move.
+
+**Truncated rollouts** (``horizon=N``): a rollout stops when the searching seat begins its
+N-th turn after the move, and the network ``value`` (default: the rollout policy, when it
+is a network) estimates the rest of the deal from that seat's observation there. A full
+rollout's margin carries the noise of every later card; the estimate averages over it, at
+the price of the value head's errors (``zolik strength labels`` measures which wins).
 With the planner as rollout policy this is a one-step policy improvement of the planner
 (Tesauro & Galperin's rollouts over sampled deals, as in Ginsberg's GIB for bridge).
 
@@ -35,8 +41,9 @@ so the moves depend on the machine's speed).
 Spec: ``pimc`` or ``pimc:KEY=VALUE,...`` with ``rollouts`` (default 32), ``seconds``
 (default 0: use ``rollouts``), ``candidates`` (default 4), ``z`` (default 1) and
 ``policy`` (the rollout policy: ``random``, ``greedy``, ``planner`` (default),
-``ppo:PATH`` or any agent spec that acts on observations) and ``prior`` (the policy whose
-moves the search must beat, default the rollout policy), e.g.
+``ppo:PATH`` or any agent spec that acts on observations), ``prior`` (the policy whose
+moves the search must beat, default the rollout policy), ``horizon`` (default 0: to the
+deal's end) and ``value`` (the network that values a truncated rollout), e.g.
 ``pimc:rollouts=64,policy=greedy`` or, to improve a network on its own moves with
 planner rollouts (``train.expert_iteration``), ``pimc:prior=ppo:RUN/final.zip:argmax``.
 Each step of the search plays at least 2 worlds per candidate, so a small ``rollouts``
@@ -50,11 +57,13 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from agents.base import Policy, is_oracle_policy, is_search_policy
 from agents.registry import key_values, make_agent, number_value
+from zolik_env.envs.zolik_common import SCORE_SCALE
 from zolik_env.rummy import actions as A
 from zolik_env.rummy import game
 from zolik_env.rummy.belief import InfoState
@@ -142,6 +151,39 @@ def play_out(rules: RuleSet, state: State, policy: Policy,
         state, _ = game.step(rules, state, actions, validate=False)
 
 
+def play_to_horizon(rules: RuleSet, state: State, policy: Policy, rng: np.random.Generator,
+                    seat: int, turns: int, value: Any) -> np.ndarray:
+    """float (B,): ``seat``'s margin in each deal played on with ``policy``: the deal's
+    own (``margin``) where it ends before ``seat`` begins its ``turns``-th turn from here,
+    else ``value``'s estimate (``values``: the ``score`` reward, a centred score / 100)
+    from ``seat``'s observation at the start of that turn, as a margin."""
+    players = rules.num_players
+    to_margin = SCORE_SCALE * players / (players - 1)  # centred score -> own minus others' mean
+    margins = np.zeros(state.batch_size)
+    rows = np.arange(state.batch_size)
+    begun = np.zeros(state.batch_size, np.int64)
+    while True:
+        over = state.done
+        if over.any():
+            ended = np.flatnonzero(over)
+            margins[rows[ended]] = margin(game.rewards_of(rules, state.take(ended)), seat)
+        cut = ~over & (begun >= turns)
+        if cut.any():
+            at = np.flatnonzero(cut)
+            obs = game.observe(rules, state.take(at), seat)
+            margins[rows[at]] = to_margin * np.asarray(value.values(obs), np.float64)
+        keep = np.flatnonzero(~over & ~cut)
+        if not keep.size:
+            return margins
+        state, rows, begun = state.take(keep), rows[keep], begun[keep]
+        mask = game.legal_action_mask(rules, state)
+        obs = game.observe(rules, state, state.current)
+        actions = np.asarray(policy.act_batch(obs, mask, rng), np.int64)
+        before = state.current.copy()
+        state, _ = game.step(rules, state, actions, validate=False)
+        begun += (state.current == seat) & (before != seat) & ~state.done
+
+
 def margin(rewards: np.ndarray, seat: int) -> np.ndarray:
     """float (B,): ``seat``'s reward minus the mean of the other seats' rewards."""
     others = (rewards.sum(1) - rewards[:, seat]) / (rewards.shape[1] - 1)
@@ -154,7 +196,8 @@ class PIMCPolicy:
     name = "pimc"
 
     def __init__(self, rules: RuleSet, budget: Budget = Budget(),
-                 policy: str = "planner", prior: str = "") -> None:
+                 policy: str = "planner", prior: str = "", horizon: int = 0,
+                 value: str = "") -> None:
         self.rules = rules
         self.budget = budget
         # its moves off-search, its rankings: ``prior`` when given, else the rollout policy
@@ -164,6 +207,8 @@ class PIMCPolicy:
         self.second = bool(prior) and prior.removesuffix(":argmax") != policy
         self.rollout = _rollout_policy(policy, rules)  # own instance: caches see rollouts only
         self.penalty = hand_values(rules).astype(np.float64)
+        self.horizon = horizon  # the searching seat's turns a rollout plays (0: all)
+        self.value = _value_net(value or policy, rules) if horizon else None
 
     def act(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> int:
         raise ValueError(NEEDS_INFO)
@@ -251,8 +296,12 @@ class PIMCPolicy:
         w, k = worlds.batch_size, len(moves)
         start = worlds.take(np.repeat(np.arange(w), k))  # row i * k + j: world i, move j
         state, _ = game.step(self.rules, start, np.tile(np.asarray(moves, np.int64), w))
-        rewards = play_out(self.rules, state, self.rollout, rng)
-        return margin(rewards, info.seat).reshape(w, k).T
+        if self.horizon:
+            margins = play_to_horizon(self.rules, state, self.rollout, rng, info.seat,
+                                      self.horizon, self.value)
+        else:
+            margins = margin(play_out(self.rules, state, self.rollout, rng), info.seat)
+        return margins.reshape(w, k).T
 
 
 NEEDS_INFO = ("agent 'pimc' searches over its seat's information state, which the "
@@ -260,7 +309,7 @@ NEEDS_INFO = ("agent 'pimc' searches over its seat's information state, which th
               "on an observation alone (e.g. in a training pool)")
 
 _KEYS = {"rollouts": int, "seconds": float, "candidates": int, "z": float, "policy": str,
-         "prior": str}
+         "prior": str, "horizon": int, "value": str}
 
 
 def _seed(rng: np.random.Generator) -> int:
@@ -279,6 +328,18 @@ def _rollout_policy(spec: str, rules: RuleSet) -> Policy:
     return policy
 
 
+def _value_net(spec: str, rules: RuleSet) -> Any:
+    """The network that values truncated rollouts: an agent with ``values``."""
+    try:
+        net = make_agent(spec, rules)
+    except ValueError as error:
+        raise ValueError(f"pimc: value {spec!r}: {error}") from None
+    if not callable(getattr(net, "values", None)):
+        raise ValueError(f"pimc: value {spec!r} has no value head; with horizon=N give "
+                         f"value=pretrained:NAME or value=ppo:PATH")
+    return net
+
+
 def _number(agent: str, key: str, text: str, low: float) -> float:
     return float(number_value(agent, key, text, low, _KEYS[key]))
 
@@ -295,5 +356,8 @@ def budget_of(agent: str, given: dict[str, str]) -> Budget:
 def make(rules: RuleSet, argument: str = "") -> PIMCPolicy:
     """The agent for spec ``pimc:ARGUMENT`` (see the module docstring)."""
     given = key_values("pimc", argument, _KEYS)
+    horizon = int(number_value("pimc", "horizon", given.get("horizon", "0"), 0, int))
+    if "value" in given and not horizon:
+        raise ValueError("pimc: value= values truncated rollouts; give horizon=N too")
     return PIMCPolicy(rules, budget_of("pimc", given), given.get("policy", "planner"),
-                      given.get("prior", ""))
+                      given.get("prior", ""), horizon, given.get("value", ""))

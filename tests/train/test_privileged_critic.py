@@ -200,3 +200,15 @@ def test_teacher_data__joins_an_old_cache_with_new_samples_without_critic_views(
     both = imitation.concat(old, new)
     assert len(both) == 2 * len(new) and both.critic.shape == (len(both), 0)
     assert imitation.concat(new, new).critic.shape == (2 * len(new), critic_view_size(CZ))
+
+
+def test_checkpoint__gives_no_values_from_a_players_observation(privileged, tmp_path):
+    # its value head also reads hidden cards: a search that truncates rollouts with it
+    # (pimc horizon=N) is refused in one line rather than fed observations without them
+    cfg, model, env = privileged
+    path = trainer.save_checkpoint(model, cfg, tmp_path / "step_0.zip")
+    player = ppo_agent.load(path, cfg.rules())
+    obs = observe(cfg.rules(), env.state, env.learner)
+    with pytest.raises(ValueError, match="privileged_critic") as error:
+        player.values(obs)
+    assert "\n" not in str(error.value)
