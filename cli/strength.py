@@ -259,11 +259,9 @@ def cmd_kinds(args: argparse.Namespace) -> int:
 
 
 def cmd_labels(args: argparse.Namespace) -> int:
-    import csv
     import json
 
     from eval import label_quality as quality
-    from train.work_pool import make_bar
 
     _positive(args.decisions, "--decisions", "labels")
     if args.reference < 2:
@@ -272,34 +270,49 @@ def cmd_labels(args: argparse.Namespace) -> int:
     rule_set, out = _rules_and_out(args, [args.net, args.reference_policy,
                                           *(quality.anchored(x, args.net)
                                             for x in args.labeller)], "labels")
-    rows = []
+    rows: list[dict[str, Any]] = []
     for number, labeller in enumerate(args.labeller, 1):
-        bar = make_bar(args.decisions, f"labeller {number}/{len(args.labeller)}", "dec",
-                       not args.quiet)
-        try:
-            labels = quality.audit(rule_set, args.net, labeller, args.decisions,
-                                   args.reference, args.reference_policy, bar=bar)
-        except ValueError as error:
-            raise SystemExit(f"zolik strength labels: {error}") from None
-        bar.close()
-        with (out / f"labels_{number}.csv").open("w", newline="") as f:
-            writer = csv.DictWriter(f, list(quality.Label.__dataclass_fields__))
-            writer.writeheader()
-            writer.writerows(quality.as_dicts(labels))
-        rows.append({"name": f"{number}: all", "labeller": labeller,
-                     **quality.summarize(labels)})
-        rows += [{"name": f"{number}: {r['kind']}", "labeller": labeller, **r}
-                 for r in quality.by_kind(labels) if r["overruled"]]
-    for number, labeller in enumerate(args.labeller, 1):
-        print(f"{number}: {quality.anchored(labeller, args.net)}")
-    print(quality.format_summary(rows, args.net, args.reference))
-    path = out / "label_quality.json"
-    path.write_text(json.dumps({"net": args.net, "preset": args.preset, "players": args.players,
-                                "reference": args.reference,
-                                "reference_policy": args.reference_policy, "rows": rows},
-                               indent=1))
+        labels = _labels_of(args, rule_set, out, number, labeller)
+        mine = [{"name": f"{number}: all", "labeller": labeller, **quality.summarize(labels)},
+                *({"name": f"{number}: {r['kind']}", "labeller": labeller, **r}
+                  for r in quality.by_kind(labels) if r["overruled"])]
+        table = quality.format_summary(mine, args.net, args.reference).splitlines()
+        print("\n".join([f"{number}: {quality.anchored(labeller, args.net)}",
+                         *(table if not rows else table[2:])]), flush=True)
+        rows += mine
+        path = out / "label_quality.json"
+        path.write_text(json.dumps({"net": args.net, "preset": args.preset,
+                                    "players": args.players, "reference": args.reference,
+                                    "reference_policy": args.reference_policy, "rows": rows},
+                                   indent=1))
     print(f"wrote {path} and a CSV of each labeller's decisions beside it")
     return 0
+
+
+def _labels_of(args: argparse.Namespace, rule_set: Any, out: pathlib.Path, number: int,
+               labeller: str) -> list[Any]:
+    """Labeller ``number``'s labels: those ``--out`` kept from a run with the same settings
+    (a stopped run started again goes on), else audited now and kept."""
+    from eval import label_quality as quality
+    from train.work_pool import make_bar
+
+    settings = {"net": args.net, "labeller": labeller, "decisions": args.decisions,
+                "reference": args.reference, "reference_policy": args.reference_policy,
+                "preset": args.preset, "players": args.players}
+    path = out / f"labels_{number}.csv"
+    labels = quality.load(path, settings)
+    if labels is not None:
+        return labels
+    bar = make_bar(args.decisions, f"labeller {number}/{len(args.labeller)}", "dec",
+                   not args.quiet)
+    try:
+        labels = quality.audit(rule_set, args.net, labeller, args.decisions, args.reference,
+                               args.reference_policy, bar=bar)
+    except ValueError as error:
+        raise SystemExit(f"zolik strength labels: {error}") from None
+    bar.close()
+    quality.save(path, labels, settings)
+    return labels
 
 
 COMMANDS = {"pairs": cmd_pairs, "ppo": cmd_ppo, "search": cmd_search, "kinds": cmd_kinds,

@@ -29,9 +29,12 @@ estimates it: it is the one-step improvement the labels carry, not a match resul
 
 from __future__ import annotations
 
+import csv
+import json
+import pathlib
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 import numpy as np
@@ -203,6 +206,31 @@ def format_summary(rows: Sequence[dict[str, Any]], net: str, reference: int) -> 
     return "\n".join(lines)
 
 
-def as_dicts(labels: Sequence[Label]) -> list[dict[str, Any]]:
-    return [asdict(x) for x in labels]
+def save(path: pathlib.Path, labels: Sequence[Label], settings: dict[str, Any]) -> None:
+    """``labels`` as a CSV at ``path`` and the ``settings`` that made them beside it
+    (``PATH.json``), each written whole or not at all."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    with tmp.open("w", newline="") as f:
+        writer = csv.DictWriter(f, [field.name for field in fields(Label)])
+        writer.writeheader()
+        writer.writerows(asdict(x) for x in labels)
+    tmp.replace(path)
+    side = path.with_suffix(".json")
+    side.with_name(f".{side.name}.tmp").write_text(json.dumps(settings, indent=1))
+    side.with_name(f".{side.name}.tmp").replace(side)
+
+
+def load(path: pathlib.Path, settings: dict[str, Any]) -> list[Label] | None:
+    """The labels ``save`` wrote at ``path`` with the same ``settings``; None when there
+    are none (or they were made with other settings, or are unreadable)."""
+    side = path.with_suffix(".json")
+    try:
+        if json.loads(side.read_text()) != settings:
+            return None
+        with path.open(newline="") as f:
+            return [Label(deal=int(r["deal"]), kind=r["kind"], overruled=r["overruled"] == "True",
+                          gain=float(r["gain"]), stderr=float(r["stderr"]),
+                          seconds=float(r["seconds"])) for r in csv.DictReader(f)]
+    except (OSError, ValueError, KeyError):
+        return None
 

@@ -88,3 +88,29 @@ def test_cli__writes_the_table_json_and_each_labellers_decisions(tmp_path, capsy
     assert "1: all" in printed and "2: all" in printed
     assert (tmp_path / "label_quality.json").exists()
     assert len((tmp_path / "labels_2.csv").read_text().splitlines()) == 7
+
+
+def test_save_load__the_same_settings_read_back_the_same_labels_others_none(tmp_path):
+    labels = audit("greedy", "planner", decisions=8, reference=4)
+    settings = {"net": "greedy", "labeller": "planner", "decisions": 8}
+    path = tmp_path / "labels_1.csv"
+    lq.save(path, labels, settings)
+    assert lq.load(path, settings) == labels
+    assert lq.load(path, {**settings, "decisions": 9}) is None
+    assert lq.load(tmp_path / "labels_2.csv", settings) is None
+
+
+def test_cli__a_run_started_again_reads_the_labels_it_kept(tmp_path, capsys, monkeypatch):
+    argv = ["labels", "--net", "greedy", "--labeller", "planner", "--decisions", "6",
+            "--reference", "4", "--quiet", "--out", str(tmp_path)]
+    assert cli.main(argv) == 0
+    first = capsys.readouterr().out
+
+    def no_audit(*args, **kwargs):
+        raise AssertionError("audited again")
+
+    monkeypatch.setattr(lq, "audit", no_audit)
+    assert cli.main(argv) == 0
+    assert capsys.readouterr().out == first
+    with pytest.raises(AssertionError, match="audited again"):  # other settings: audited
+        cli.main([("5" if a == "4" else a) for a in argv])  # --reference 5
