@@ -38,6 +38,15 @@ def test_no_peek__hidden_cards_change_no_move_and_a_planted_leak_is_caught():
     assert first_peek(peeking, CZ2, pairs, info_state=LeakyInfoState) is not None
 
 
+def test_horizon__the_network_values_the_truncated_rollouts():
+    agent = make_agent(f"search:net={NET},rollouts=4,horizon=2", CZ2)
+    assert agent.horizon == 2 and agent.value is not None
+    assert make_agent(f"search:net={NET}", CZ2).value is None  # full rollouts by default
+    state, _ = searched_pairs(agent, limit=1)[0]
+    info = InfoState(CZ2, state, int(state.current[0]))
+    assert info.legal_mask()[agent.act_info(info, np.random.default_rng(0))]
+
+
 def test_candidates__the_networks_likeliest_move_first_then_its_next_likeliest():
     agent = make_agent(f"search:net={NET},candidates=3", CZ2)
     assert is_search_policy(agent) and agent.name == "search"
@@ -62,6 +71,7 @@ def test_candidates__the_networks_likeliest_move_first_then_its_next_likeliest()
     ("search:net=planner", "search: net='planner' is not a network"),
     (f"search:net={NET},rollouts=x", "search: rollouts='x' is not a number"),
     (f"search:net={NET},depth=3", "search: 'depth=3' is not KEY=VALUE"),
+    (f"search:net={NET},horizon=-2", "search: horizon='-2' must be at least 0"),
 ])
 def test_bad_specs__one_line_naming_the_value(spec, message):
     with pytest.raises(ValueError, match=message.replace("(", r"\(")) as error:
