@@ -111,6 +111,8 @@ def build_parser() -> argparse.ArgumentParser:
     labels.add_argument("--reference-policy", default="planner",
                         help="who plays the reference worlds on (default planner, pimc's "
                              "rollout policy)")
+    labels.add_argument("--seed-start", type=int, default=None,
+                        help="first deal seed (>= 10^9; default 2,009,000,000)")
     labels.add_argument("--preset", default="cz")
     labels.add_argument("--players", type=int, default=2)
     labels.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -262,8 +264,14 @@ def cmd_labels(args: argparse.Namespace) -> int:
     import json
 
     from eval import label_quality as quality
+    from zolik_env.seeds import TRAIN_SEED_LIMIT
 
     _positive(args.decisions, "--decisions", "labels")
+    if args.seed_start is None:
+        args.seed_start = quality.LABELS_SEED_START
+    if args.seed_start < TRAIN_SEED_LIMIT:
+        raise SystemExit(f"zolik strength labels: --seed-start {args.seed_start} is a "
+                         f"training deal; give one of at least {TRAIN_SEED_LIMIT:,}")
     if args.reference < 2:
         raise SystemExit(f"zolik strength labels: --reference must be at least 2 worlds, "
                          f"got {args.reference}")
@@ -282,7 +290,8 @@ def cmd_labels(args: argparse.Namespace) -> int:
         rows += mine
         path = out / "label_quality.json"
         path.write_text(json.dumps({"net": args.net, "preset": args.preset,
-                                    "players": args.players, "reference": args.reference,
+                                    "players": args.players, "seed_start": args.seed_start,
+                                    "reference": args.reference,
                                     "reference_policy": args.reference_policy, "rows": rows},
                                    indent=1))
     print(f"wrote {path} and a CSV of each labeller's decisions beside it")
@@ -298,7 +307,7 @@ def _labels_of(args: argparse.Namespace, rule_set: Any, out: pathlib.Path, numbe
 
     settings = {"net": args.net, "labeller": labeller, "decisions": args.decisions,
                 "reference": args.reference, "reference_policy": args.reference_policy,
-                "preset": args.preset, "players": args.players}
+                "preset": args.preset, "players": args.players, "seed_start": args.seed_start}
     path = out / f"labels_{number}.csv"
     labels = quality.load(path, settings)
     if labels is not None:
@@ -307,7 +316,7 @@ def _labels_of(args: argparse.Namespace, rule_set: Any, out: pathlib.Path, numbe
                    not args.quiet)
     try:
         labels = quality.audit(rule_set, args.net, labeller, args.decisions, args.reference,
-                               args.reference_policy, bar=bar)
+                               args.reference_policy, args.seed_start, bar=bar)
     except ValueError as error:
         raise SystemExit(f"zolik strength labels: {error}") from None
     bar.close()

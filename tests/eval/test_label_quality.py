@@ -68,6 +68,7 @@ def test_summarize__shares_means_and_an_interval_around_the_mean():
     (["--decisions", "0"], "--decisions must be positive, got 0"),
     (["--labeller", "pimc:rolls=3"], "rolls"),
     (["--net", "pimc"], "searches or sees every card"),
+    (["--seed-start", "5"], "--seed-start 5 is a training deal"),
 ])
 def test_cli__bad_values_are_one_line_errors(argv, message, tmp_path, capsys):
     base = {"--net": "greedy", "--labeller": "planner", "--decisions": "2",
