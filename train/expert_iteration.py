@@ -25,14 +25,17 @@ determinized worlds:
    does) for ``epochs`` passes, its value head the returns of its own deals. With
    ``anchor_kl`` the loss also holds it near the round's network (``train.imitation.clone``):
    harder-weighted corrections then cost fewer of the moves the search kept.
-4. **Measure**: the new network (its likeliest move) against ``planner`` on
-   ``eval_deals`` held-out duplicate deals; a line of ``exit.csv``.
+4. **Measure**: on the round's held-out labels, the share of the search's corrections
+   the new network plays and of the moves it kept (``learned``, ``round_N/learned.json``);
+   the new network (its likeliest move) against ``planner`` on ``eval_deals`` held-out
+   duplicate deals, a line of ``exit.csv``.
 
 Everything a round makes is kept in ``OUT/round_N/`` (label parts, ``model.zip``,
-``eval.json``), so a killed run, started again with the same arguments, resumes at the
-first round it had not finished (its label parts, once all are played, are kept), and
-the same seed gives the same labels and networks. The network keeps the init run's
-config (rules, features, priors): ``OUT/config.yaml``, so ``ppo:OUT`` plays it.
+``learned.json``, ``eval.json``), so a killed run, started again with the same
+arguments, resumes at the first round it had not finished (its label parts, once all
+are played, are kept), and the same seed gives the same labels and networks. The
+network keeps the init run's config (rules, features, priors): ``OUT/config.yaml``, so
+``ppo:OUT`` plays it.
 """
 
 from __future__ import annotations
@@ -54,6 +57,7 @@ from zolik_env.seeds import EVAL_SEED_START
 LABEL_SHARDS = 4  # a round's decisions are played in this many parts, on ``workers`` processes
 ROUND_SEED_STRIDE = 10_007  # round r of seed s labels deals of seed s * stride + r + 1
 EXIT_EVAL_SEED_START = EVAL_SEED_START + 8_000_000  # held out: apart from export's deals
+HOLDOUT = 0.05  # the labels' tail that the distillation holds out (``train.imitation.clone``)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -119,7 +123,7 @@ def label_part(rules: RuleSet, checkpoint: str, labeller: str, decisions: int, s
 def round_labels(plan: ExitPlan, cfg: PPOConfig, r: int, checkpoint: pathlib.Path,
                  out: pathlib.Path, progress: bool) -> Any:
     """Round ``r``'s labels with features, from its cached parts where they exist."""
-    from train.imitation import _SHARD_DEALS, concat, with_features
+    from train.imitation import _SHARD_DEALS, with_features
     from train.work_pool import in_processes, progress_bar
 
     folder = round_dir(out, r)
@@ -138,26 +142,58 @@ def round_labels(plan: ExitPlan, cfg: PPOConfig, r: int, checkpoint: pathlib.Pat
     bar = progress_bar(per_part * len(todo), progress)
     for part, data in zip(todo, in_processes(label_part, jobs, plan.workers, bar), strict=True):
         save_data(paths[part], data)
-    data = concat(*(load_data(path) for path in paths))
+    data = raw_labels(out, r)
     featured = with_features(data, cfg.rules(), cfg.obs_features, progress, plan.workers)
     if plan.deviation_weight == 1:
         return featured
     return stressed(featured, overruled(data, cfg, checkpoint), plan.deviation_weight)
 
 
-def overruled(raw: Any, cfg: PPOConfig, checkpoint: pathlib.Path) -> np.ndarray:
-    """bool (N,): the labels that are not ``checkpoint``'s likeliest move (with the
-    network as anchor: where the search overruled the network)."""
+def raw_labels(out: pathlib.Path, r: int) -> Any:
+    """Round ``r``'s labels as played (plain observations), its parts in order."""
+    from train.imitation import concat
+
+    return concat(*(load_data(round_dir(out, r) / f"labels_{part}.npz")
+                    for part in range(LABEL_SHARDS)))
+
+
+def likeliest(raw: Any, cfg: PPOConfig, checkpoint: pathlib.Path,
+              rows: np.ndarray | None = None) -> np.ndarray:
+    """int (N,): ``checkpoint``'s likeliest move at each of ``raw``'s decisions (or at
+    ``rows`` of them)."""
     from agents.learned import ppo as ppo_agent
 
     net = ppo_agent.load(checkpoint, cfg.rules(), deterministic=True)
-    rows = np.arange(len(raw))
-    moves = np.concatenate([net.act_batch(raw.obs[part], raw.legal(part), np.random.default_rng(0))
-                            for part in np.array_split(rows, max(1, len(raw) // 2048))])
-    return moves != raw.action
+    rows = np.arange(len(raw)) if rows is None else rows
+    return np.concatenate([net.act_batch(raw.obs[part], raw.legal(part), np.random.default_rng(0))
+                           for part in np.array_split(rows, max(1, len(rows) // 2048))])
 
 
-def stressed(data: Any, overruled: np.ndarray, weight: int, holdout: float = 0.05) -> Any:
+def overruled(raw: Any, cfg: PPOConfig, checkpoint: pathlib.Path) -> np.ndarray:
+    """bool (N,): the labels that are not ``checkpoint``'s likeliest move (with the
+    network as anchor: where the search overruled the network)."""
+    return likeliest(raw, cfg, checkpoint) != raw.action
+
+
+def learned(raw: Any, cfg: PPOConfig, before: pathlib.Path, after: pathlib.Path,
+            holdout: float = HOLDOUT) -> dict[str, float]:
+    """What the distilled network ``after`` took from a round's labels ``raw``, on their
+    last ``holdout`` (held out of every distillation: the aggregated labels' held-out tail
+    is at least as long): ``overruled``, the share of labels that are not ``before``'s
+    likeliest move; ``corrected``, the share of those that ``after`` plays; ``kept``, the
+    share of the other labels (the search kept ``before``'s move) that ``after`` still
+    plays; ``moved``, the share of all where ``after`` plays another move than ``before``."""
+    rows = np.arange(int(len(raw) * (1 - holdout)), len(raw))
+    label = raw.action[rows].astype(np.int64)
+    old, new = (likeliest(raw, cfg, net, rows) for net in (before, after))
+    over = old != label
+    return {"labels": int(rows.size), "overruled": float(over.mean()),
+            "corrected": float((new[over] == label[over]).mean()) if over.any() else 0.0,
+            "kept": float((new[~over] == label[~over]).mean()) if (~over).any() else 0.0,
+            "moved": float((new != old).mean())}
+
+
+def stressed(data: Any, overruled: np.ndarray, weight: int, holdout: float = HOLDOUT) -> Any:
     """``data`` with its overruled labels ``weight`` times over: the copies go in front,
     so the held-out tail (``train.imitation.clone``'s last ``holdout``) holds no copy."""
     from train.imitation import TeacherData
@@ -195,12 +231,28 @@ def distil(plan: ExitPlan, cfg: PPOConfig, r: int, labels: list[Any],
     anchor = legacy.load_model(checkpoint, device="cpu").policy if plan.anchor_kl else None
     report = clone(model.policy, concat(*labels), epochs=plan.epochs,
                    learning_rate=plan.learning_rate, seed=plan.seed * ROUND_SEED_STRIDE + r,
-                   progress=progress, anchor=anchor, anchor_kl=plan.anchor_kl)
+                   progress=progress, anchor=anchor, anchor_kl=plan.anchor_kl,
+                   holdout=HOLDOUT)
     folder = round_dir(out, r)
     (folder / "distil.json").write_text(json.dumps(dataclasses.asdict(report), indent=1))
     print(f"round {r}: learned {report.samples:,} labels, {report.epochs} epochs, held-out "
           f"match {report.accuracy:.3f} ({report.seconds:.0f} s)", flush=True)
     return save_checkpoint(model, cfg, folder / "model.zip")
+
+
+def report_learned(cfg: PPOConfig, r: int, before: pathlib.Path, after: pathlib.Path,
+                   out: pathlib.Path) -> dict[str, float]:
+    """``learned`` for round ``r``, kept in ``OUT/round_r/learned.json`` and printed."""
+    path = round_dir(out, r) / "learned.json"
+    if path.exists():
+        return json.loads(path.read_text())
+    row = learned(raw_labels(out, r), cfg, before, after)
+    path.write_text(json.dumps(row, indent=1))
+    print(f"round {r}: on {row['labels']:,} held-out labels the search overruled "
+          f"{100 * row['overruled']:.1f}% of the network's moves; the new network plays "
+          f"{100 * row['corrected']:.1f}% of those corrections and "
+          f"{100 * row['kept']:.1f}% of the moves the search kept", flush=True)
+    return row
 
 
 def measure(plan: ExitPlan, cfg: PPOConfig, r: int, checkpoint: pathlib.Path,
@@ -232,8 +284,10 @@ def run(plan: ExitPlan, out: pathlib.Path, progress: bool = True) -> pathlib.Pat
         began = time.time()
         labels.append(round_labels(plan, cfg, r, checkpoint, out, progress))
         model = round_dir(out, r) / "model.zip"
+        before = checkpoint
         checkpoint = (model if model.exists() else
                       distil(plan, cfg, r, labels, checkpoint, out, progress))
+        report_learned(cfg, r, before, checkpoint, out)
         done = round_dir(out, r) / "eval.json"
         row = (json.loads(done.read_text()) if done.exists()
                else measure(plan, cfg, r, checkpoint, out, progress))

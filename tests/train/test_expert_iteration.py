@@ -43,7 +43,7 @@ def test_labels__a_seed_gives_the_same_labels_another_seed_other_deals(tiny_run)
 
 def _forget_after_labels(out, r):
     """What a kill after round ``r``'s labels, before its network, leaves: the label parts."""
-    for name in ("model.zip", "model.json", "distil.json", "eval.json"):
+    for name in ("model.zip", "model.json", "distil.json", "learned.json", "eval.json"):
         (exit_.round_dir(out, r) / name).unlink()
     (out / "final.zip").unlink()
 
