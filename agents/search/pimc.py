@@ -26,13 +26,14 @@ At a decision with a real choice (the draw; the discard that ends the turn):
 
 Every other decision (lays, lay-offs, joker swaps, UNDO) is the prior's move.
 
+With the planner as rollout policy this is a one-step policy improvement of the planner
+(Tesauro & Galperin's rollouts over sampled deals, as in Ginsberg's GIB for bridge).
+
 **Truncated rollouts** (``horizon=N``): a rollout stops when the searching seat begins its
 N-th turn after the move, and the network ``value`` (default: the rollout policy, when it
 is a network) estimates the rest of the deal from that seat's observation there. A full
 rollout's margin carries the noise of every later card; the estimate averages over it, at
 the price of the value head's errors (``zolik strength labels`` measures which wins).
-With the planner as rollout policy this is a one-step policy improvement of the planner
-(Tesauro & Galperin's rollouts over sampled deals, as in Ginsberg's GIB for bridge).
 
 The budget per decision is ``rollouts`` (played deals in all; the same seed gives the
 same move) or, when ``seconds`` is set, a time limit (anytime: as many worlds as fit,
