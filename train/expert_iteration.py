@@ -176,21 +176,36 @@ def overruled(raw: Any, cfg: PPOConfig, checkpoint: pathlib.Path) -> np.ndarray:
 
 
 def learned(raw: Any, cfg: PPOConfig, before: pathlib.Path, after: pathlib.Path,
-            holdout: float = HOLDOUT) -> dict[str, float]:
+            holdout: float = HOLDOUT) -> dict[str, Any]:
     """What the distilled network ``after`` took from a round's labels ``raw``, on their
     last ``holdout`` (held out of every distillation: the aggregated labels' held-out tail
     is at least as long): ``overruled``, the share of labels that are not ``before``'s
     likeliest move; ``corrected``, the share of those that ``after`` plays; ``kept``, the
     share of the other labels (the search kept ``before``'s move) that ``after`` still
-    plays; ``moved``, the share of all where ``after`` plays another move than ``before``."""
+    plays; ``moved``, the share of all where ``after`` plays another move than ``before``;
+    ``by_kind``: the same for the decisions where ``before`` draws and where it discards."""
+    from agents.kind_swap import KINDS, kind_of
+
     rows = np.arange(int(len(raw) * (1 - holdout)), len(raw))
     label = raw.action[rows].astype(np.int64)
     old, new = (likeliest(raw, cfg, net, rows) for net in (before, after))
+    kinds = np.array(list(KINDS))[kind_of(old)]
+    row = _took(label, old, new)
+    row["by_kind"] = {k: _took(label[kinds == k], old[kinds == k], new[kinds == k])
+                      for k in ("draw", "discard")}
+    return row
+
+
+def _took(label: np.ndarray, old: np.ndarray, new: np.ndarray) -> dict[str, Any]:
+    """``learned``'s shares on the decisions given."""
     over = old != label
-    return {"labels": int(rows.size), "overruled": float(over.mean()),
-            "corrected": float((new[over] == label[over]).mean()) if over.any() else 0.0,
-            "kept": float((new[~over] == label[~over]).mean()) if (~over).any() else 0.0,
-            "moved": float((new != old).mean())}
+
+    def share(hits: np.ndarray) -> float:
+        return float(hits.mean()) if hits.size else 0.0
+
+    return {"labels": int(label.size), "overruled": share(over),
+            "corrected": share(new[over] == label[over]),
+            "kept": share(new[~over] == label[~over]), "moved": share(new != old)}
 
 
 def stressed(data: Any, overruled: np.ndarray, weight: int, holdout: float = HOLDOUT) -> Any:
@@ -241,7 +256,7 @@ def distil(plan: ExitPlan, cfg: PPOConfig, r: int, labels: list[Any],
 
 
 def report_learned(cfg: PPOConfig, r: int, before: pathlib.Path, after: pathlib.Path,
-                   out: pathlib.Path) -> dict[str, float]:
+                   out: pathlib.Path) -> dict[str, Any]:
     """``learned`` for round ``r``, kept in ``OUT/round_r/learned.json`` and printed."""
     path = round_dir(out, r) / "learned.json"
     if path.exists():
@@ -251,7 +266,9 @@ def report_learned(cfg: PPOConfig, r: int, before: pathlib.Path, after: pathlib.
     print(f"round {r}: on {row['labels']:,} held-out labels the search overruled "
           f"{100 * row['overruled']:.1f}% of the network's moves; the new network plays "
           f"{100 * row['corrected']:.1f}% of those corrections and "
-          f"{100 * row['kept']:.1f}% of the moves the search kept", flush=True)
+          f"{100 * row['kept']:.1f}% of the moves the search kept (discards: "
+          f"{100 * row['by_kind']['discard']['corrected']:.1f}% and "
+          f"{100 * row['by_kind']['discard']['kept']:.1f}%)", flush=True)
     return row
 
 

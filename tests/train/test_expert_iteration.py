@@ -200,3 +200,47 @@ def test_swap_labeller__the_planners_draws_and_the_networks_own_moves_elsewhere(
     np.testing.assert_array_equal(data.action[draws], planner[draws])
     np.testing.assert_array_equal(data.action[~draws], own[~draws])
     assert (own[draws] != planner[draws]).any()  # a real correction somewhere
+
+
+def test_learned__a_round_reports_the_corrections_its_network_took(tiny_run, tmp_path):
+    _, result = tiny_run
+    out = tmp_path / "out"
+    exit_.run(plan_for(result.run_dir, labeller="pimc:rollouts=4,z=0"), out, progress=False)
+    row = json.loads((exit_.round_dir(out, 1) / "learned.json").read_text())
+    assert row["labels"] >= 1
+    for part in (row, row["by_kind"]["draw"], row["by_kind"]["discard"]):
+        for key in ("overruled", "corrected", "kept", "moved"):
+            assert 0 <= part[key] <= 1
+    kinds = row["by_kind"]["draw"]["labels"] + row["by_kind"]["discard"]["labels"]
+    assert kinds <= row["labels"]
+
+
+def test_learned__the_start_network_keeps_every_kept_move_and_takes_no_correction(tiny_run):
+    cfg, result = tiny_run
+    checkpoint = resolve_checkpoint(result.run_dir)
+    spec = exit_.anchored("pimc:rollouts=8,z=0", "network")
+    data = exit_.label_part(cfg.rules(), str(checkpoint), spec, 60, 7, 0, cfg.gamma,
+                            cfg.reward, deals_at_once=2)
+    same = exit_.learned(data, cfg, checkpoint, checkpoint, holdout=1.0)
+    assert same["labels"] == len(data)
+    assert same["overruled"] > 0  # z=0: the search overrules somewhere
+    assert same["corrected"] == 0 and same["kept"] == 1 and same["moved"] == 0
+    assert same["by_kind"]["discard"]["kept"] == 1
+    over = exit_.overruled(data, cfg, checkpoint)
+    assert same["overruled"] == pytest.approx(over.mean())
+
+
+def test_learned__a_network_that_plays_every_label_took_every_correction(tiny_run,
+                                                                         monkeypatch):
+    cfg, result = tiny_run
+    checkpoint = resolve_checkpoint(result.run_dir)
+    spec = exit_.anchored("pimc:rollouts=8,z=0", "network")
+    data = exit_.label_part(cfg.rules(), str(checkpoint), spec, 60, 7, 0, cfg.gamma,
+                            cfg.reward, deals_at_once=2)
+    own = exit_.likeliest(data, cfg, checkpoint)
+    # the "after" network plays the labels themselves: every correction taken
+    monkeypatch.setattr(exit_, "likeliest", lambda raw, cfg_, net, rows=None:
+                        own[rows] if net == checkpoint else raw.action[rows].astype(np.int64))
+    took = exit_.learned(data, cfg, checkpoint, "labels", holdout=1.0)
+    assert took["corrected"] == 1 and took["kept"] == 1
+    assert took["moved"] == pytest.approx(took["overruled"])
