@@ -159,12 +159,18 @@ def test_cli__a_bot_as_init_is_refused_before_its_copy(tmp_path, capsys, argv, m
     assert not (tmp_path / "o").exists()
 
 
-def test_anchor__the_search_overrules_the_network_only_where_it_draws_or_discards(tiny_run):
+def overruling_labels(tiny_run):
+    """(config, checkpoint, labels) of a search with z=0, which overrules the network
+    wherever another move looks better at all."""
     cfg, result = tiny_run
     checkpoint = resolve_checkpoint(result.run_dir)
     spec = exit_.anchored("pimc:rollouts=8,z=0", "network")
-    data = exit_.label_part(cfg.rules(), str(checkpoint), spec, 60, 7, 0, cfg.gamma,
-                            cfg.reward, deals_at_once=2)
+    return cfg, checkpoint, exit_.label_part(cfg.rules(), str(checkpoint), spec, 60, 7, 0,
+                                             cfg.gamma, cfg.reward, deals_at_once=2)
+
+
+def test_anchor__the_search_overrules_the_network_only_where_it_draws_or_discards(tiny_run):
+    cfg, checkpoint, data = overruling_labels(tiny_run)
     over = exit_.overruled(data, cfg, checkpoint)
     net = ppo_agent.load(checkpoint, cfg.rules(), deterministic=True)
     own = net.act_batch(data.obs, data.legal(np.arange(len(data))), np.random.default_rng(0))
@@ -216,11 +222,7 @@ def test_learned__a_round_reports_the_corrections_its_network_took(tiny_run, tmp
 
 
 def test_learned__the_start_network_keeps_every_kept_move_and_takes_no_correction(tiny_run):
-    cfg, result = tiny_run
-    checkpoint = resolve_checkpoint(result.run_dir)
-    spec = exit_.anchored("pimc:rollouts=8,z=0", "network")
-    data = exit_.label_part(cfg.rules(), str(checkpoint), spec, 60, 7, 0, cfg.gamma,
-                            cfg.reward, deals_at_once=2)
+    cfg, checkpoint, data = overruling_labels(tiny_run)
     same = exit_.learned(data, cfg, checkpoint, checkpoint, holdout=1.0)
     assert same["labels"] == len(data)
     assert same["overruled"] > 0  # z=0: the search overrules somewhere
@@ -232,11 +234,7 @@ def test_learned__the_start_network_keeps_every_kept_move_and_takes_no_correctio
 
 def test_learned__a_network_that_plays_every_label_took_every_correction(tiny_run,
                                                                          monkeypatch):
-    cfg, result = tiny_run
-    checkpoint = resolve_checkpoint(result.run_dir)
-    spec = exit_.anchored("pimc:rollouts=8,z=0", "network")
-    data = exit_.label_part(cfg.rules(), str(checkpoint), spec, 60, 7, 0, cfg.gamma,
-                            cfg.reward, deals_at_once=2)
+    cfg, checkpoint, data = overruling_labels(tiny_run)
     own = exit_.likeliest(data, cfg, checkpoint)
     # the "after" network plays the labels themselves: every correction taken
     monkeypatch.setattr(exit_, "likeliest", lambda raw, cfg_, net, rows=None:
