@@ -67,12 +67,12 @@ class Label:
 
 def anchored(labeller: str, net: str) -> str:
     """``labeller`` with ``net``'s likeliest move as its prior when it is a ``pimc`` spec
-    without one (expert iteration's labeller); other specs as given."""
+    without one (expert iteration's labeller; a network plays it with ``:argmax``); other
+    specs as given."""
     kind, _, argument = labeller.partition(":")
     if kind != "pimc" or "prior=" in argument:
         return labeller
-    prior = net if net.endswith(":argmax") else f"{net}:argmax"
-    return f"pimc:{argument + ',' if argument else ''}prior={prior}"
+    return f"pimc:{argument + ',' if argument else ''}prior={_argmax(net)}"
 
 
 def audit(rules: RuleSet, net: str, labeller: str, decisions: int, reference: int = 512,
@@ -119,6 +119,7 @@ def audit(rules: RuleSet, net: str, labeller: str, decisions: int, reference: in
 
 
 def _argmax(spec: str) -> str:
+    """``spec`` playing its likeliest move: ``:argmax`` added to a network's spec."""
     kind = spec.partition(":")[0]
     if kind in ("ppo", "pretrained") and not spec.endswith(":argmax"):
         return f"{spec}:argmax"

@@ -21,6 +21,12 @@ def test_anchored__a_pimc_labeller_without_prior_takes_the_networks_likeliest_mo
     assert lq.anchored("pimc", "ppo:runs/x:argmax") == "pimc:prior=ppo:runs/x:argmax"
     assert lq.anchored("pimc:prior=planner", "pretrained:cz_2p") == "pimc:prior=planner"
     assert lq.anchored("planner", "pretrained:cz_2p") == "planner"
+    assert lq.anchored("pimc:rollouts=4", "greedy") == "pimc:rollouts=4,prior=greedy"
+
+
+def test_audit__a_pimc_labeller_corrects_a_heuristic_net_too():
+    labels = audit("greedy", "pimc:rollouts=4", decisions=12, reference=4)
+    assert len(labels) == 12
 
 
 def test_audit__a_labeller_that_is_the_net_never_overrules_it():
