@@ -217,8 +217,9 @@ def save(path: pathlib.Path, labels: Sequence[Label], settings: dict[str, Any]) 
         writer.writerows(asdict(x) for x in labels)
     tmp.replace(path)
     side = path.with_suffix(".json")
-    side.with_name(f".{side.name}.tmp").write_text(json.dumps(settings, indent=1))
-    side.with_name(f".{side.name}.tmp").replace(side)
+    side_tmp = side.with_name(f".{side.name}.tmp")
+    side_tmp.write_text(json.dumps(settings, indent=1))
+    side_tmp.replace(side)
 
 
 def load(path: pathlib.Path, settings: dict[str, Any]) -> list[Label] | None:

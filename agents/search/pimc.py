@@ -146,10 +146,15 @@ def play_out(rules: RuleSet, state: State, policy: Policy,
             state, rows = state.take(np.flatnonzero(~over)), rows[~over]
         if not rows.size:
             return rewards
-        mask = game.legal_action_mask(rules, state)
-        obs = game.observe(rules, state, state.current)
-        actions = np.asarray(policy.act_batch(obs, mask, rng), np.int64)
-        state, _ = game.step(rules, state, actions, validate=False)
+        state = advance(rules, state, policy, rng)
+
+
+def advance(rules: RuleSet, state: State, policy: Policy, rng: np.random.Generator) -> State:
+    """``state`` one move on: the seat to act in each deal plays ``policy``'s move."""
+    mask = game.legal_action_mask(rules, state)
+    obs = game.observe(rules, state, state.current)
+    actions = np.asarray(policy.act_batch(obs, mask, rng), np.int64)
+    return game.step(rules, state, actions, validate=False)[0]
 
 
 def play_to_horizon(rules: RuleSet, state: State, policy: Policy, rng: np.random.Generator,
@@ -177,11 +182,8 @@ def play_to_horizon(rules: RuleSet, state: State, policy: Policy, rng: np.random
         if not keep.size:
             return margins
         state, rows, begun = state.take(keep), rows[keep], begun[keep]
-        mask = game.legal_action_mask(rules, state)
-        obs = game.observe(rules, state, state.current)
-        actions = np.asarray(policy.act_batch(obs, mask, rng), np.int64)
         before = state.current.copy()
-        state, _ = game.step(rules, state, actions, validate=False)
+        state = advance(rules, state, policy, rng)
         begun += (state.current == seat) & (before != seat) & ~state.done
 
 
