@@ -46,6 +46,11 @@ def build_parser() -> argparse.ArgumentParser:
                         help="weight of KL(round's network || new network) in the "
                              "distillation: the new network keeps the round's move "
                              "distribution where the search agreed with it (default 0: none)")
+    parser.add_argument("--discard-head", type=positive_int, default=None, metavar="WIDTH",
+                        help="give the network a discard head of WIDTH hidden units before "
+                             "the first distillation: one small network shared by the card "
+                             "kinds that scores each discard from what the seat sees of that "
+                             "card (agents.learned.discard_head; default: none)")
     parser.add_argument("--rounds", type=positive_int, default=3, help="rounds (default 3)")
     parser.add_argument("--decisions", type=positive_int, default=30_000,
                         help="decisions labelled per round (default 30000)")
@@ -69,7 +74,11 @@ def main(argv: list[str]) -> int:
     if not bot and not (init / "config.yaml").is_file():
         raise SystemExit(f"--init {args.init!r}: not a run dir (no config.yaml)")
     bot_cfg = bot_config(bot) if bot else None
-    rules = bot_cfg.rules() if bot_cfg else _rules_of(init)
+    init_cfg = bot_cfg or _config_of(init)
+    rules = init_cfg.rules()
+    if args.discard_head and not init_cfg.discard_prior:
+        raise SystemExit(f"--discard-head {args.discard_head}: {args.init}'s network has no "
+                         f"discard prior, which the head joins (discard_prior: true)")
     from agents.kind_swap import kind_indices
     from agents.search.pimc import make as make_pimc  # checks the labeller before any work
     from train.config import is_search_teacher
@@ -94,7 +103,7 @@ def main(argv: list[str]) -> int:
     plan = ExitPlan(init=str(init), labeller=args.labeller, rounds=args.rounds,
                     decisions=args.decisions, epochs=args.epochs, learning_rate=args.lr,
                     anchor=args.anchor, deviation_weight=args.deviation_weight,
-                    anchor_kl=args.anchor_kl,
+                    anchor_kl=args.anchor_kl, discard_head=args.discard_head or 0,
                     eval_deals=args.eval_deals, seed=args.seed, workers=args.workers)
     final = run(plan, Path(args.out), progress=not args.quiet)
     print(f"the last round's network: {final} (ppo:{args.out} plays it)")
@@ -131,7 +140,7 @@ def bot_run(name: str, cfg: Any, folder: Path) -> Path:
         raise SystemExit(f"--init pretrained:{name}: {error}") from None
 
 
-def _rules_of(run_dir: Path) -> Any:
+def _config_of(run_dir: Path) -> Any:
     from train.ppo import read_config
 
-    return read_config(run_dir).rules()
+    return read_config(run_dir)

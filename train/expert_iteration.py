@@ -23,6 +23,9 @@ determinized worlds:
    the network's own elsewhere, for the kinds ``zolik strength kinds`` measured losing.
 3. **Distil**: the network learns every round's labels so far (aggregated, as DAgger
    does) for ``epochs`` passes, its value head the returns of its own deals. With
+   ``discard_head`` the network first gets a discard head
+   (``agents.learned.discard_head``), which scores every discard with one small network
+   shared by the card kinds. With
    ``anchor_kl`` the loss also holds it near the round's network (``train.imitation.clone``):
    harder-weighted corrections then cost fewer of the moves the search kept.
 4. **Measure**: on the round's held-out labels, the share of the search's corrections
@@ -76,6 +79,7 @@ class ExitPlan:
     anchor: str = "network"  # whose moves the search must beat: "network" or "labeller"
     deviation_weight: int = 1  # labels that overrule the round's network count this often
     anchor_kl: float = 0.0  # weight of KL(round's network || new) in the distillation
+    discard_head: int = 0  # > 0: a discard head of that width joins the network first
     deals_at_once: int = 16  # per part: a part drops the deals still running when it has
     # its decisions, so fewer deals at once waste fewer labels (pimc labels one row at a time)
 
@@ -244,6 +248,7 @@ def distil(plan: ExitPlan, cfg: PPOConfig, r: int, labels: list[Any],
 
     model = legacy.load_model(checkpoint, device="cpu")
     anchor = legacy.load_model(checkpoint, device="cpu").policy if plan.anchor_kl else None
+    with_discard_head(model, plan.discard_head, cfg.rules())
     report = clone(model.policy, concat(*labels), epochs=plan.epochs,
                    learning_rate=plan.learning_rate, seed=plan.seed * ROUND_SEED_STRIDE + r,
                    progress=progress, anchor=anchor, anchor_kl=plan.anchor_kl,
@@ -253,6 +258,22 @@ def distil(plan: ExitPlan, cfg: PPOConfig, r: int, labels: list[Any],
     print(f"round {r}: learned {report.samples:,} labels, {report.epochs} epochs, held-out "
           f"match {report.accuracy:.3f} ({report.seconds:.0f} s)", flush=True)
     return save_checkpoint(model, cfg, folder / "model.zip")
+
+
+def with_discard_head(model: Any, width: int, rules: RuleSet) -> None:
+    """Give ``model``'s network a discard head of ``width`` units
+    (``agents.learned.discard_head``) unless ``width`` is 0 or it has one; a new head
+    changes no move until trained. The model's ``policy_kwargs`` follow, since a saved
+    model is rebuilt from them."""
+    from agents.learned.discard_head import head_spec
+
+    policy = model.policy
+    if not width or (policy.discard_prior_spec or {}).get("head"):
+        return
+    policy.add_discard_head(head_spec(rules, width))
+    model.policy_kwargs = {**model.policy_kwargs, "discard_prior": policy.discard_prior_spec}
+    if policy.net_spec is not None:
+        model.policy_kwargs["net_spec"] = policy.net_spec.to_dict()
 
 
 def report_learned(cfg: PPOConfig, r: int, before: pathlib.Path, after: pathlib.Path,

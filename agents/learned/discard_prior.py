@@ -30,6 +30,12 @@ hand+discard``), so the prior sees nothing a seat does not see. The rule-depende
 (each kind's hand penalty, where the hand sizes and opened flags lie in the
 observation, whether the pile is taken deep) are a ``spec`` made from the rules once and
 saved with the network.
+
+With ``"head"`` in its spec the prior also carries a discard head
+(``agents.learned.discard_head``): a small network shared by the card kinds whose logit
+joins the linear terms. A pool's joint pass gives each row its own network's
+coefficients but would give it the first network's head, so networks with a head play
+alone (``agents.learned.ppo_joint.joint_key``).
 """
 
 from __future__ import annotations
@@ -41,6 +47,7 @@ import torch
 from agents import obs_view as ov
 from agents.features.card_features import DANGER, FITS, HELD, KEEP, SCALE, STORE, card_width
 from agents.features.hand_features import HAND_FEATURES
+from agents.learned.discard_head import DiscardHead
 from agents.learned.masked_softmax import bonus_at, bonus_table
 from agents.planner.planner_weights import DEFAULT_WEIGHTS, PlannerWeights
 from zolik_env.rummy import actions as A
@@ -99,20 +106,31 @@ class DiscardPrior(torch.nn.Module):
         source = torch.full((A.NUM_ACTIONS,), NUM_KINDS)  # value of each move; 53: none
         source[A.DISCARD_BASE:A.DISCARD_BASE + NUM_KINDS] = torch.arange(NUM_KINDS)
         self.register_buffer("source", source, persistent=False)
+        self.head = DiscardHead(spec["head"], self.players) if spec.get("head") else None
+
+    def add_head(self, head: dict[str, Any]) -> None:
+        """Give the prior a new discard head of spec ``head`` (its last layer zero: the
+        bonuses stay as they were until it is trained)."""
+        self.head = DiscardHead(head, self.players).to(self.penalty.device)
 
     @property
     def coefficients(self) -> torch.Tensor:
         """(8,) the prior's coefficients, in ``TERMS`` order."""
         return self.weight * self.scale
 
-    def terms(self, features: torch.Tensor) -> torch.Tensor:
-        """(B, 52, 7) the per-kind terms of the naturals' discards (``TERMS`` but the last)."""
-        cards = features[:, -(HAND_FEATURES + card_width(True)):-HAND_FEATURES]
-        opened = features[:, self.opened_at:self.opened_at + 1]
+    def near(self, features: torch.Tensor) -> torch.Tensor:
+        """(B, 1) 1.0 where an opened opponent holds at most ``near_out`` cards."""
         others = slice(1, self.players)
         sizes = features[:, self.sizes_at:self.sizes_at + self.players][:, others] * SIZE_SCALE
         others_opened = features[:, self.opened_at:self.opened_at + self.players][:, others]
-        near = ((sizes <= self.near_out + 0.5) & (others_opened > 0)).any(1, keepdim=True).float()
+        return ((sizes <= self.near_out + 0.5) & (others_opened > 0)).any(1, keepdim=True).float()
+
+    def terms(self, features: torch.Tensor, near: torch.Tensor | None = None) -> torch.Tensor:
+        """(B, 52, 7) the per-kind terms of the naturals' discards (``TERMS`` but the last);
+        ``near``: ``self.near(features)`` where the caller has it."""
+        cards = features[:, -(HAND_FEATURES + card_width(True)):-HAND_FEATURES]
+        opened = features[:, self.opened_at:self.opened_at + 1]
+        near = self.near(features) if near is None else near
         penalty = self.penalty.expand(features.shape[0], NUM_NATURALS)
         return torch.stack([cards[:, field][:, :NUM_NATURALS] for field in (KEEP, DANGER, FITS,
                                                                              HELD)]
@@ -122,12 +140,18 @@ class DiscardPrior(torch.nn.Module):
                coefficients: torch.Tensor | None = None) -> torch.Tensor:
         """(B, 53) the bonus of discarding each kind (the joker's is a constant);
         ``coefficients`` (B, 8), one set per row, replace the prior's own."""
+        near = self.near(features)
+        terms = self.terms(features, near)
         if coefficients is None:
             coefficients = self.coefficients
-            naturals = self.terms(features) @ coefficients[:-1]
-            return torch.cat([naturals, coefficients[-1].expand(len(features), 1)], 1)
-        naturals = torch.einsum("bkt,bt->bk", self.terms(features), coefficients[:, :-1])
-        return torch.cat([naturals, coefficients[:, -1:]], 1)
+            naturals = terms @ coefficients[:-1]
+            joker = coefficients[-1].expand(len(features), 1)
+        else:
+            naturals = torch.einsum("bkt,bt->bk", terms, coefficients[:, :-1])
+            joker = coefficients[:, -1:]
+        if self.head is not None:
+            naturals = naturals + self.head(features, terms, near)
+        return torch.cat([naturals, joker], 1)
 
     def forward(self, features: torch.Tensor) -> torch.Tensor:
         """(B, NUM_ACTIONS) bonus: zero but on the discards."""

@@ -28,7 +28,8 @@ from agents.learned.ppo_net import LeanMaskablePolicy, eval_mode
 def joint_key(net: Any) -> tuple[Any, ...] | None:
     """Networks with equal keys may share a pass: the same class, input scaling, layer
     shapes, activation and priors of their net spec (their weights may differ; the plan
-    prior's third row is a weight, so networks with and without it share). None: not a
+    prior's third row is a weight, so networks with and without it share; a network with a
+discard head shares with none, as the head's weights are not per row). None: not a
     ``LeanMaskablePolicy``, which always plays alone."""
     if not isinstance(net, LeanMaskablePolicy):
         return None
@@ -36,9 +37,10 @@ def joint_key(net: Any) -> tuple[Any, ...] | None:
     scale = hashlib.sha256(extractor.scale.numpy().tobytes()).hexdigest()
     shapes = tuple(tuple(p.shape) for p in net.mlp_extractor.policy_net.parameters())
     spec = spec_of(net)
+    alone = id(net) if (spec.discard_prior or {}).get("head") else None  # its own head
     return (type(net), net.features_dim, spec.critic_extra, scale, shapes,
             net.activation_fn, type(net.mlp_extractor), spec.plan_prior,
-            json.dumps(spec.discard_prior, sort_keys=True))
+            json.dumps(spec.discard_prior, sort_keys=True), alone)
 
 
 @torch.no_grad()

@@ -133,6 +133,7 @@ def test_anchor_kl__the_distilled_network_stays_nearer_the_rounds_network(tiny_r
     (["--anchor-kl", "much"], "argument --anchor-kl: expected a number, got 'much'"),
     (["--rounds", "0"], "argument --rounds: must be positive, got 0"),
     (["--decisions", "-3"], "argument --decisions: must be positive, got -3"),
+    (["--discard-head", "0"], "argument --discard-head: must be positive, got 0"),
 ])
 def test_cli__bad_numbers_are_argparses_one_line_error(tmp_path, capsys, argv, message):
     with pytest.raises(SystemExit) as stop:
@@ -242,3 +243,42 @@ def test_learned__a_network_that_plays_every_label_took_every_correction(tiny_ru
     took = exit_.learned(data, cfg, checkpoint, "labels", holdout=1.0)
     assert took["corrected"] == 1 and took["kept"] == 1
     assert took["moved"] == pytest.approx(took["overruled"])
+
+
+@pytest.fixture(scope="module")
+def discard_prior_run(tmp_path_factory):
+    """(config, RunResult) of a tiny run whose network has the discard prior."""
+    from tests.train.conftest import tiny_config
+    from train import ppo
+
+    cfg = tiny_config(tmp_path_factory.mktemp("prior"), obs_features="hand+discard",
+                      discard_prior=True)
+    return cfg, ppo.run(cfg)
+
+
+def test_discard_head__the_rounds_network_has_it_saves_it_and_plays(discard_prior_run,
+                                                                    tmp_path):
+    cfg, result = discard_prior_run
+    out = tmp_path / "out"
+    final = exit_.run(plan_for(result.run_dir, discard_head=8, rounds=2), out, progress=False)
+    net = ppo_agent.load(final, cfg.rules(), deterministic=True)
+    head = net.policy.discard_prior.head
+    assert head is not None and head.width == 8
+    assert head.mlp[-1].weight.abs().sum() > 0  # trained: no longer the zero start
+    sidecar = json.loads(final.with_suffix(".json").read_text())
+    assert sidecar["net_spec"]["discard_prior"]["head"]["width"] == 8
+    # round 2 distils round 1's network, head and all: one head, still of width 8
+    second = ppo_agent.load(exit_.round_dir(out, 2) / "model.zip", cfg.rules())
+    assert second.policy.discard_prior.head.width == 8
+
+
+def test_discard_head__a_network_without_the_discard_prior_is_refused_in_one_line(tiny_run,
+                                                                                   tmp_path,
+                                                                                   capsys):
+    _, result = tiny_run
+    args = ["exit", "--init", str(result.run_dir), "--out", str(tmp_path / "o"),
+            "--discard-head", "8"]
+    assert zolik.main(args) == 2
+    err = capsys.readouterr().err.strip()
+    assert "--discard-head 8:" in err and "no discard prior" in err
+    assert len(err.splitlines()) == 1 and not (tmp_path / "o").exists()
