@@ -243,12 +243,14 @@ def distil(plan: ExitPlan, cfg: PPOConfig, r: int, labels: list[Any],
     """Round ``r``'s network: ``checkpoint``'s, taught every round's labels so far; saved
     as ``OUT/round_r/model.zip`` (with its ``train.imitation.CloneReport``)."""
     from agents.learned import legacy
+    from agents.learned.build import with_discard_head
     from train.imitation import clone, concat
     from train.ppo import save_checkpoint
 
     model = legacy.load_model(checkpoint, device="cpu")
     anchor = legacy.load_model(checkpoint, device="cpu").policy if plan.anchor_kl else None
-    with_discard_head(model, plan.discard_head, cfg.rules())
+    if plan.discard_head:
+        with_discard_head(model, plan.discard_head, cfg.rules())
     report = clone(model.policy, concat(*labels), epochs=plan.epochs,
                    learning_rate=plan.learning_rate, seed=plan.seed * ROUND_SEED_STRIDE + r,
                    progress=progress, anchor=anchor, anchor_kl=plan.anchor_kl,
@@ -258,22 +260,6 @@ def distil(plan: ExitPlan, cfg: PPOConfig, r: int, labels: list[Any],
     print(f"round {r}: learned {report.samples:,} labels, {report.epochs} epochs, held-out "
           f"match {report.accuracy:.3f} ({report.seconds:.0f} s)", flush=True)
     return save_checkpoint(model, cfg, folder / "model.zip")
-
-
-def with_discard_head(model: Any, width: int, rules: RuleSet) -> None:
-    """Give ``model``'s network a discard head of ``width`` units
-    (``agents.learned.discard_head``) unless ``width`` is 0 or it has one; a new head
-    changes no move until trained. The model's ``policy_kwargs`` follow, since a saved
-    model is rebuilt from them."""
-    from agents.learned.discard_head import head_spec
-
-    policy = model.policy
-    if not width or (policy.discard_prior_spec or {}).get("head"):
-        return
-    policy.add_discard_head(head_spec(rules, width))
-    model.policy_kwargs = {**model.policy_kwargs, "discard_prior": policy.discard_prior_spec}
-    if policy.net_spec is not None:
-        model.policy_kwargs["net_spec"] = policy.net_spec.to_dict()
 
 
 def report_learned(cfg: PPOConfig, r: int, before: pathlib.Path, after: pathlib.Path,

@@ -362,6 +362,7 @@ def run_of_bot(name: str, cfg: Any, run_dir: pathlib.Path,
     what starts from a run (``zolik exit --init``) can start from a bot that ships. ``cfg``
     is the recipe its card names; ``ValueError`` when that builds another network (another
     ``NetSpec``) than the bot's, or when ``run_dir`` holds another file of the bot."""
+    from agents.learned.build import with_discard_head
     from train.ppo import _new_model, net_spec, save_checkpoint
     from train.selfplay import OpponentPool, PoolVecEnv
 
@@ -376,6 +377,9 @@ def run_of_bot(name: str, cfg: Any, run_dir: pathlib.Path,
         return run_dir
     saved = torch.load(bots / f"{name}.pt", map_location="cpu", weights_only=True)
     mine, theirs = net_spec(cfg).to_dict(), pretrained.spec_of_bot(saved, name).to_dict()
+    head = (theirs.get("discard_prior") or {}).get("head")
+    if head and mine.get("discard_prior"):  # a head joins a recipe's network after training
+        mine["discard_prior"] = {**mine["discard_prior"], "head": head}
     differ = sorted(k for k in {*mine, *theirs} if mine.get(k) != theirs.get(k))
     if differ:
         raise ValueError(f"config {cfg.exp_name!r} builds another network than "
@@ -384,6 +388,8 @@ def run_of_bot(name: str, cfg: Any, run_dir: pathlib.Path,
     env = PoolVecEnv(1, rules, OpponentPool(rules, cfg.pool, cfg.pool_size, cfg.seed),
                      cfg.reward, cfg.seed, features=cfg.obs_features)
     model = _new_model(cfg, env)
+    if head:
+        with_discard_head(model, head["width"], rules)
     model.policy.load_state_dict(pretrained.widened(saved))
     model.num_timesteps = int(pretrained.card(name, bots).get("steps", 0))
     run_dir.mkdir(parents=True, exist_ok=True)

@@ -13,6 +13,7 @@ from gymnasium import spaces
 
 from agents.features.hand_features import FEATURE_VERSION, training_space
 from agents.learned.discard_prior import discard_prior_spec
+from agents.learned.legacy import spec_of
 from agents.learned.net_spec import NetSpec, rules_meta
 from agents.learned.ppo import ScaledObs, obs_scale
 from agents.learned.ppo_net import LeanMaskablePolicy
@@ -57,4 +58,19 @@ def network(spec: NetSpec, rules: RuleSet) -> LeanMaskablePolicy:
                               **network_kwargs(spec, rules))
 
 
-__all__ = ["make_spec", "network", "network_kwargs"]
+def with_discard_head(model: Any, width: int, rules: RuleSet) -> None:
+    """Give a loaded model's network (a sb3-contrib ``MaskablePPO``) a discard head of
+    ``width`` units (``agents.learned.discard_head``) unless it has one; a new head changes
+    no move until trained. The model's ``policy_kwargs`` follow, since a saved model is
+    rebuilt from them."""
+    from agents.learned.discard_head import head_spec
+
+    policy = model.policy
+    if (policy.discard_prior_spec or {}).get("head"):
+        return
+    policy.add_discard_head(head_spec(rules, width))
+    model.policy_kwargs = {**model.policy_kwargs, "discard_prior": policy.discard_prior_spec,
+                           "net_spec": spec_of(policy, rules).to_dict()}
+
+
+__all__ = ["make_spec", "network", "network_kwargs", "with_discard_head"]

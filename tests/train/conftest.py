@@ -29,6 +29,14 @@ def tiny_run(tmp_path_factory):
     return cfg, ppo.run(cfg)
 
 
+@pytest.fixture(scope="session")
+def discard_prior_run(tmp_path_factory):
+    """(config, RunResult) of a tiny run whose network has the discard prior."""
+    cfg = tiny_config(tmp_path_factory.mktemp("prior"), obs_features="hand+discard",
+                      discard_prior=True)
+    return cfg, ppo.run(cfg)
+
+
 def run_stopped_at(cfg, step, monkeypatch):
     """``ppo.run(cfg)`` interrupted (as by Ctrl-C) at the first decision at or past
     ``step``; the RunResult of that stopped session."""

@@ -245,17 +245,6 @@ def test_learned__a_network_that_plays_every_label_took_every_correction(tiny_ru
     assert took["moved"] == pytest.approx(took["overruled"])
 
 
-@pytest.fixture(scope="module")
-def discard_prior_run(tmp_path_factory):
-    """(config, RunResult) of a tiny run whose network has the discard prior."""
-    from tests.train.conftest import tiny_config
-    from train import ppo
-
-    cfg = tiny_config(tmp_path_factory.mktemp("prior"), obs_features="hand+discard",
-                      discard_prior=True)
-    return cfg, ppo.run(cfg)
-
-
 def test_discard_head__the_rounds_network_has_it_saves_it_and_plays(discard_prior_run,
                                                                     tmp_path):
     cfg, result = discard_prior_run

@@ -99,6 +99,35 @@ def test_run_of_bot__another_network_or_another_file_is_refused(exported, tmp_pa
         run_of_bot("tiny", cfg, run, bots=out)
 
 
+def test_run_of_bot__a_bot_with_a_discard_head_starts_a_run_that_plays_as_it(
+        discard_prior_run, tmp_path):
+    """A head joins a recipe's network after its training (``zolik exit --discard-head``),
+    so the recipe its card names builds the network without it: the run gets the head."""
+    from agents.learned.build import with_discard_head
+    from agents.learned.legacy import load_model
+    from train.ppo import save_checkpoint
+
+    cfg, result = discard_prior_run
+    rules = cfg.rules()
+    run = tmp_path / "headed"
+    shutil.copytree(result.run_dir, run)
+    model = load_model(result.final, device="cpu")
+    with_discard_head(model, 8, rules)
+    torch.nn.init.normal_(model.policy.discard_prior.head.mlp[-1].weight, std=1.0)
+    for stale in run.glob("*.zip"):
+        stale.unlink()
+    save_checkpoint(model, cfg, run / "final.zip")
+    out = tmp_path / "bots"
+    export(run, "headed", deals=2, opponents=("random",), out_dir=out)
+    copy = run_of_bot("headed", cfg, tmp_path / "init", bots=out)
+    saved = torch.load(out / "headed.pt", weights_only=True)
+    bot = ppo_agent.PPOPolicy(pretrained.unpack(saved, rules, "headed"), "bot", rules=rules)
+    started = ppo_agent.load(ppo_agent.resolve_checkpoint(copy), rules)
+    assert started.policy.discard_prior.head.width == 8
+    obs, mask = _some_states(rules)
+    np.testing.assert_array_equal(started.probabilities(obs, mask), bot.probabilities(obs, mask))
+
+
 def test_training_paragraph__an_exit_run_names_its_rounds_and_the_bot_it_started_from(
         exported, tmp_path):
     """The card of a bot exported from ``zolik exit --init pretrained:NAME`` says how the
