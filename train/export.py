@@ -328,6 +328,9 @@ def _exit_paragraph(run: pathlib.Path) -> str:
     to_beat = (" with its likeliest move as the one to beat"
                if plan.get("anchor", "network") == "network" else "")
     kl = (f", a KL anchor of weight {plan['anchor_kl']:g}" if plan.get("anchor_kl") else "")
+    head = plan.get("discard_head", 0)
+    kl += (f", the network given a discard head of {head} units "
+           f"(`agents/learned/discard_head.py`)" if head else "")
     weight = plan.get("deviation_weight", 1)
     stress = (f", the labels that overrule it counted {weight} times" if weight > 1 else "")
     text = (f"`zolik exit` (expert iteration, seed {plan['seed']}): {len(rounds)} "

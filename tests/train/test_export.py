@@ -139,7 +139,7 @@ def test_training_paragraph__an_exit_run_names_its_rounds_and_the_bot_it_started
     cfg, result, out, meta = exported
     init = run_of_bot("tiny", cfg, tmp_path / "exit" / "init", bots=out)
     plan = ExitPlan(init=str(init), labeller="pimc:rollouts=8", decisions=1234,
-                    deviation_weight=4, epochs=6, anchor_kl=0.5)
+                    deviation_weight=4, epochs=6, anchor_kl=0.5, discard_head=64)
     (tmp_path / "exit" / "exit.json").write_text(json.dumps(dataclasses.asdict(plan)))
     (tmp_path / "exit" / "exit.csv").write_text("round,labels,vs_planner,low,high,deals,"
                                                 "seconds\n1,1234,0,0,0,2,600\n2,2468,0,0,0,2,"
@@ -149,7 +149,8 @@ def test_training_paragraph__an_exit_run_names_its_rounds_and_the_bot_it_started
                            "decisions of its own play labelled by `pimc:rollouts=8` with its "
                            "likeliest move as the one to beat, the labels that overrule it "
                            "counted 4 times, distilled for 6 epochs at step 0.0003, a KL "
-                           "anchor of weight 0.5; about 30 minutes")
+                           "anchor of weight 0.5, the network given a discard head of 64 "
+                           "units (`agents/learned/discard_head.py`); about 30 minutes")
     before = " ".join(training_paragraph(result.run_dir, meta["steps"]).split())
     assert text.endswith(f"It started from `pretrained:tiny` as it shipped then (sha256 "
                          f"{pretrained.digest('tiny', out)[:12]}), trained so: {before} A test "
