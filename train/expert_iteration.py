@@ -187,29 +187,53 @@ def learned(raw: Any, cfg: PPOConfig, before: pathlib.Path, after: pathlib.Path,
     likeliest move; ``corrected``, the share of those that ``after`` plays; ``kept``, the
     share of the other labels (the search kept ``before``'s move) that ``after`` still
     plays; ``moved``, the share of all where ``after`` plays another move than ``before``;
-    ``by_kind``: the same for the decisions where ``before`` draws and where it discards."""
+    ``by_kind``: the same for the decisions where ``before`` draws and where it discards;
+    ``sure_before`` and ``sure_after``, the mean probability each network gives its
+    likeliest move where it has a choice (a sampling seat plays another move the rest of
+    the time: a distillation that flattens the moves shows here)."""
     from agents.kind_swap import KINDS, kind_of
 
     rows = np.arange(int(len(raw) * (1 - holdout)), len(raw))
     label = raw.action[rows].astype(np.int64)
     old, new = (likeliest(raw, cfg, net, rows) for net in (before, after))
+    sure_old, sure_new = (sureness(raw, cfg, net, rows) for net in (before, after))
     kinds = np.array(list(KINDS))[kind_of(old)]
-    row = _took(label, old, new)
-    row["by_kind"] = {k: _took(label[kinds == k], old[kinds == k], new[kinds == k])
+    row = _took(label, old, new, sure_old, sure_new)
+    row["by_kind"] = {k: _took(label[kinds == k], old[kinds == k], new[kinds == k],
+                               sure_old[kinds == k], sure_new[kinds == k])
                       for k in ("draw", "discard")}
     return row
 
 
-def _took(label: np.ndarray, old: np.ndarray, new: np.ndarray) -> dict[str, Any]:
+def sureness(raw: Any, cfg: PPOConfig, checkpoint: pathlib.Path,
+             rows: np.ndarray) -> np.ndarray:
+    """float (len(rows),): the probability ``checkpoint``'s network gives its likeliest
+    move at each of ``raw``'s decisions ``rows``; NaN where it has no other legal move."""
+    from agents.learned import ppo as ppo_agent
+
+    net = ppo_agent.load(checkpoint, cfg.rules())
+    legal = raw.legal(rows)
+    probs = np.concatenate([net.probabilities(raw.obs[part], raw.legal(part))
+                            for part in np.array_split(rows, max(1, len(rows) // 2048))])
+    return np.where(legal.sum(1) > 1, probs.max(1), np.nan)
+
+
+def _took(label: np.ndarray, old: np.ndarray, new: np.ndarray, sure_old: np.ndarray,
+          sure_new: np.ndarray) -> dict[str, Any]:
     """``learned``'s shares on the decisions given."""
     over = old != label
 
     def share(hits: np.ndarray) -> float:
         return float(hits.mean()) if hits.size else 0.0
 
+    def mean(sure: np.ndarray) -> float:
+        chosen = sure[~np.isnan(sure)]
+        return float(chosen.mean()) if chosen.size else 1.0
+
     return {"labels": int(label.size), "overruled": share(over),
             "corrected": share(new[over] == label[over]),
-            "kept": share(new[~over] == label[~over]), "moved": share(new != old)}
+            "kept": share(new[~over] == label[~over]), "moved": share(new != old),
+            "sure_before": mean(sure_old), "sure_after": mean(sure_new)}
 
 
 def stressed(data: Any, overruled: np.ndarray, weight: int, holdout: float = HOLDOUT) -> Any:
@@ -275,7 +299,10 @@ def report_learned(cfg: PPOConfig, r: int, before: pathlib.Path, after: pathlib.
           f"{100 * row['corrected']:.1f}% of those corrections and "
           f"{100 * row['kept']:.1f}% of the moves the search kept (discards: "
           f"{100 * row['by_kind']['discard']['corrected']:.1f}% and "
-          f"{100 * row['by_kind']['discard']['kept']:.1f}%)", flush=True)
+          f"{100 * row['by_kind']['discard']['kept']:.1f}%); its likeliest discard "
+          f"carries {100 * row['by_kind']['discard'].get('sure_after', 1):.0f}% of its "
+          f"probability (before: {100 * row['by_kind']['discard'].get('sure_before', 1):.0f}%)",
+          flush=True)
     return row
 
 

@@ -6,6 +6,7 @@ import json
 
 import numpy as np
 import pytest
+import torch
 
 from agents.learned import ppo as ppo_agent
 from agents.learned.ppo import resolve_checkpoint
@@ -216,7 +217,7 @@ def test_learned__a_round_reports_the_corrections_its_network_took(tiny_run, tmp
     row = json.loads((exit_.round_dir(out, 1) / "learned.json").read_text())
     assert row["labels"] >= 1
     for part in (row, row["by_kind"]["draw"], row["by_kind"]["discard"]):
-        for key in ("overruled", "corrected", "kept", "moved"):
+        for key in ("overruled", "corrected", "kept", "moved", "sure_before", "sure_after"):
             assert 0 <= part[key] <= 1
     kinds = row["by_kind"]["draw"]["labels"] + row["by_kind"]["discard"]["labels"]
     assert kinds <= row["labels"]
@@ -228,6 +229,7 @@ def test_learned__the_start_network_keeps_every_kept_move_and_takes_no_correctio
     assert same["labels"] == len(data)
     assert same["overruled"] > 0  # z=0: the search overrules somewhere
     assert same["corrected"] == 0 and same["kept"] == 1 and same["moved"] == 0
+    assert same["sure_before"] == same["sure_after"] < 1
     assert same["by_kind"]["discard"]["kept"] == 1
     over = exit_.overruled(data, cfg, checkpoint)
     assert same["overruled"] == pytest.approx(over.mean())
@@ -240,6 +242,7 @@ def test_learned__a_network_that_plays_every_label_took_every_correction(tiny_ru
     # the "after" network plays the labels themselves: every correction taken
     monkeypatch.setattr(exit_, "likeliest", lambda raw, cfg_, net, rows=None:
                         own[rows] if net == checkpoint else raw.action[rows].astype(np.int64))
+    monkeypatch.setattr(exit_, "sureness", lambda raw, cfg_, net, rows: np.ones(len(rows)))
     took = exit_.learned(data, cfg, checkpoint, "labels", holdout=1.0)
     assert took["corrected"] == 1 and took["kept"] == 1
     assert took["moved"] == pytest.approx(took["overruled"])
@@ -271,3 +274,22 @@ def test_discard_head__a_network_without_the_discard_prior_is_refused_in_one_lin
     err = capsys.readouterr().err.strip()
     assert "--discard-head 8:" in err and "no discard prior" in err
     assert len(err.splitlines()) == 1 and not (tmp_path / "o").exists()
+
+
+def test_sureness__a_network_with_no_preference_gives_each_legal_move_its_share(tiny_run,
+                                                                              tmp_path):
+    from agents.learned import legacy
+    from train.ppo import save_checkpoint
+
+    cfg, checkpoint, data = overruling_labels(tiny_run)
+    model = legacy.load_model(checkpoint, device="cpu")
+    with torch.no_grad():  # the last layer gives every move the same logit
+        model.policy.action_net.weight.zero_()
+        model.policy.action_net.bias.zero_()
+    flat = save_checkpoint(model, cfg, tmp_path / "flat.zip")
+    rows = np.arange(len(data))
+    legal = data.legal(rows).sum(1)
+    sure = exit_.sureness(data, cfg, flat, rows)
+    np.testing.assert_allclose(sure[legal > 1], 1 / legal[legal > 1], rtol=1e-5)
+    assert np.isnan(sure[legal == 1]).all()
+    assert np.nanmean(exit_.sureness(data, cfg, checkpoint, rows)) > np.nanmean(sure)
