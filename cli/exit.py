@@ -130,9 +130,9 @@ def bot_config(name: str) -> Any:
 
 
 def bot_run(name: str, cfg: Any, folder: Path) -> Path:
-    """``folder`` made a run dir of the shipped bot ``name`` (``train.export.run_of_bot``);
+    """``folder`` made a run dir of the shipped bot ``name`` (``train.bot_run.run_of_bot``);
     a refusal is one line."""
-    from train.export import run_of_bot
+    from train.bot_run import run_of_bot
 
     try:
         return run_of_bot(name, cfg, folder)

@@ -26,12 +26,10 @@ from collections.abc import Sequence
 from typing import Any
 
 import torch
-import yaml
 
 from agents.learned import ppo as ppo_agent
 from agents.learned import pretrained
 from agents.learned.legacy import load_model
-from train.config import to_dict
 from train.evaluate import PLAY_MODES, evaluate_modes, format_table
 from train.ppo import read_config
 from zolik_env.seeds import EVAL_SEED_START
@@ -356,48 +354,3 @@ def card_training(name: str, bots: pathlib.Path = pretrained.BOTS) -> str:
     found = re.search(r"\*\*Training\.\*\* (.*?)\n\n\*\*Strength", path.read_text(), re.S) \
         if path.exists() else None
     return " ".join(found.group(1).split()) if found else ""
-
-
-def run_of_bot(name: str, cfg: Any, run_dir: pathlib.Path,
-               bots: pathlib.Path = pretrained.BOTS) -> pathlib.Path:
-    """A run dir holding the shipped bot ``name`` (``config.yaml``, ``final.zip`` with the
-    bot's weights widened from float16, ``bot.json`` naming the file's sha256), so that
-    what starts from a run (``zolik exit --init``) can start from a bot that ships. ``cfg``
-    is the recipe its card names; ``ValueError`` when that builds another network (another
-    ``NetSpec``) than the bot's, or when ``run_dir`` holds another file of the bot."""
-    from agents.learned.build import with_discard_head
-    from train.ppo import _new_model, net_spec, save_checkpoint
-    from train.selfplay import OpponentPool, PoolVecEnv
-
-    run_dir = pathlib.Path(run_dir)
-    record = {"bot": name, "bot_sha256": pretrained.digest(name, bots)}
-    if (run_dir / "final.zip").exists():
-        path = run_dir / "bot.json"
-        theirs = json.loads(path.read_text()) if path.exists() else {}
-        if {k: theirs.get(k) for k in record} != record:
-            raise ValueError(f"{run_dir} holds another bot's network ({theirs.get('bot')}, "
-                             f"sha256 {str(theirs.get('bot_sha256'))[:12]}...)")
-        return run_dir
-    saved = torch.load(bots / f"{name}.pt", map_location="cpu", weights_only=True)
-    mine, theirs = net_spec(cfg).to_dict(), pretrained.spec_of_bot(saved, name).to_dict()
-    head = (theirs.get("discard_prior") or {}).get("head")
-    if head and mine.get("discard_prior"):  # a head joins a recipe's network after training
-        mine["discard_prior"] = {**mine["discard_prior"], "head": head}
-    differ = sorted(k for k in {*mine, *theirs} if mine.get(k) != theirs.get(k))
-    if differ:
-        raise ValueError(f"config {cfg.exp_name!r} builds another network than "
-                         f"pretrained:{name} ({', '.join(differ)} differ)")
-    rules = cfg.rules()
-    env = PoolVecEnv(1, rules, OpponentPool(rules, cfg.pool, cfg.pool_size, cfg.seed),
-                     cfg.reward, cfg.seed, features=cfg.obs_features)
-    model = _new_model(cfg, env)
-    if head:
-        with_discard_head(model, head["width"], rules)
-    model.policy.load_state_dict(pretrained.widened(saved))
-    model.num_timesteps = int(pretrained.card(name, bots).get("steps", 0))
-    run_dir.mkdir(parents=True, exist_ok=True)
-    (run_dir / "config.yaml").write_text(yaml.safe_dump(to_dict(cfg), sort_keys=False))
-    (run_dir / "bot.json").write_text(json.dumps(
-        {**record, "training": card_training(name, bots)}, indent=1))
-    save_checkpoint(model, cfg, run_dir / "final.zip")  # last: it marks a finished copy
-    return run_dir

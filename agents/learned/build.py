@@ -7,6 +7,7 @@ rebuilt from a shipped bot and the pool's snapshots have the same shape by const
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from gymnasium import spaces
@@ -58,6 +59,25 @@ def network(spec: NetSpec, rules: RuleSet) -> LeanMaskablePolicy:
                               **network_kwargs(spec, rules))
 
 
+def add_discard_head(policy: LeanMaskablePolicy, head: dict[str, Any]) -> None:
+    """Give ``policy``'s discard prior a discard head of spec ``head``
+    (``agents.learned.discard_head.head_spec``): the moves stay as they were until it is
+    trained; its net spec, its saved constructor arguments and its optimizer follow, so
+    the network saves and loads with its head."""
+    if policy.discard_prior_spec is None:
+        raise ValueError("a discard head needs a network with the discard prior "
+                         "(discard_prior: true)")
+    if policy.discard_prior.head is not None:
+        raise ValueError("the network already has a discard head")
+    policy.discard_prior_spec = {**policy.discard_prior_spec, "head": head}
+    policy.discard_prior.add_head(head)
+    if policy.net_spec is not None:
+        policy.net_spec = dataclasses.replace(policy.net_spec,
+                                              discard_prior=policy.discard_prior_spec)
+    policy.optimizer = policy.optimizer_class(
+        policy.parameters(), lr=policy.optimizer.defaults["lr"], **policy.optimizer_kwargs)
+
+
 def with_discard_head(model: Any, width: int, rules: RuleSet) -> None:
     """Give a loaded model's network (a sb3-contrib ``MaskablePPO``) a discard head of
     ``width`` units (``agents.learned.discard_head``) unless it has one; a new head changes
@@ -68,9 +88,9 @@ def with_discard_head(model: Any, width: int, rules: RuleSet) -> None:
     policy = model.policy
     if (policy.discard_prior_spec or {}).get("head"):
         return
-    policy.add_discard_head(head_spec(rules, width))
+    add_discard_head(policy, head_spec(rules, width))
     model.policy_kwargs = {**model.policy_kwargs, "discard_prior": policy.discard_prior_spec,
                            "net_spec": spec_of(policy, rules).to_dict()}
 
 
-__all__ = ["make_spec", "network", "network_kwargs", "with_discard_head"]
+__all__ = ["add_discard_head", "make_spec", "network", "network_kwargs", "with_discard_head"]

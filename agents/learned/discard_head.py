@@ -21,11 +21,12 @@ same situation, so a correction of one discard teaches all 52. On expert iterati
 labels it was worth +2.5 points per deal over the same distillation without it
 (``docs/results/label-quality.md``).
 
-Its last layer starts at zero, so a network given a head (``add_discard_head``) plays
-exactly as before until it is trained. Everything is read from the observation and its
-features (``obs_features: hand+discard``): the head sees nothing a seat does not see.
-Its spec, ``{"width", "at"}`` (hidden width and where the observation's slices start), is
-saved inside the discard prior's spec as ``"head"``.
+Its last layer starts at zero, so a network given a head
+(``agents.learned.build.add_discard_head``) plays exactly as before until it is trained.
+Everything is read from the observation and its features (``obs_features:
+hand+discard``): the head sees nothing a seat does not see. Its spec, ``{"width",
+"at"}`` (hidden width and where the observation's slices start), is saved inside the
+discard prior's spec as ``"head"``.
 """
 
 from __future__ import annotations

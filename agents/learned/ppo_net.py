@@ -41,7 +41,6 @@ allows; it weighs the plan against everything else it sees.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
@@ -258,24 +257,6 @@ class LeanMaskablePolicy(MaskableActorCriticPolicy):
         if self.use_plan_prior or self.discard_prior_spec is not None:
             self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1),
                                                   **self.optimizer_kwargs)
-
-    def add_discard_head(self, head: dict[str, Any]) -> None:
-        """Give the discard prior a discard head of spec ``head``
-        (``agents.learned.discard_head.head_spec``): the moves stay as they were until it
-        is trained; the net spec, the saved constructor arguments and the optimizer
-        follow, so the network saves and loads with its head."""
-        if self.discard_prior_spec is None:
-            raise ValueError("a discard head needs a network with the discard prior "
-                             "(discard_prior: true)")
-        if self.discard_prior.head is not None:
-            raise ValueError("the network already has a discard head")
-        self.discard_prior_spec = {**self.discard_prior_spec, "head": head}
-        self.discard_prior.add_head(head)
-        if self.net_spec is not None:
-            self.net_spec = dataclasses.replace(self.net_spec,
-                                                discard_prior=self.discard_prior_spec)
-        self.optimizer = self.optimizer_class(self.parameters(), lr=self.optimizer.defaults["lr"],
-                                              **self.optimizer_kwargs)
 
     @property
     def critic_extra(self) -> int:

@@ -7,7 +7,7 @@ import torch
 
 from agents import obs_view as ov
 from agents.features.hand_features import augment
-from agents.learned.build import network
+from agents.learned.build import add_discard_head, network
 from agents.learned.discard_head import CARD_INPUTS, NEIGHBOURS, head_spec
 from agents.learned.ppo_joint import joint_key
 from tests.agents.networks import spec_net
@@ -22,7 +22,7 @@ def head_net(rule_set, width=8, seed=0):
     """An untrained network with the discard prior and a discard head."""
     torch.manual_seed(seed)
     net = spec_net([32], rule_set, FEATURES, discard_prior=True)
-    net.add_discard_head(head_spec(rule_set, width))
+    add_discard_head(net, head_spec(rule_set, width))
     return net
 
 
@@ -44,7 +44,7 @@ def test_a_new_head_changes_no_move_until_it_is_trained(positions):
     torch.manual_seed(1)
     net = spec_net([32], rule_set, FEATURES, discard_prior=True)
     before = logits(net, obs, masks)
-    net.add_discard_head(head_spec(rule_set, 8))
+    add_discard_head(net, head_spec(rule_set, 8))
     np.testing.assert_array_equal(logits(net, obs, masks), before)
     torch.nn.init.normal_(net.discard_prior.head.mlp[-1].weight, std=1.0)
     after = logits(net, obs, masks)
@@ -121,6 +121,6 @@ def test_bad_heads_are_refused_in_one_line():
     with pytest.raises(ValueError, match="discard head width 0"):
         head_spec(rule_set, 0)
     with pytest.raises(ValueError, match="needs a network with the discard prior"):
-        spec_net([32], rule_set, FEATURES).add_discard_head(head_spec(rule_set, 8))
+        add_discard_head(spec_net([32], rule_set, FEATURES), head_spec(rule_set, 8))
     with pytest.raises(ValueError, match="already has a discard head"):
-        head_net(rule_set).add_discard_head(head_spec(rule_set, 8))
+        add_discard_head(head_net(rule_set), head_spec(rule_set, 8))

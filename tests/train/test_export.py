@@ -18,13 +18,13 @@ from agents.registry import make_agent
 from cli import eval as eval_cli
 from cli import strength as strength_cli
 from train.best_response import TARGET_FILE, shipped_bot, target_record
+from train.bot_run import run_of_bot
 from train.export import (
     BEST_RESPONSE_PARAGRAPH,
     best_response_paragraph,
     export,
     record_best_response,
     rules_flags,
-    run_of_bot,
     training_paragraph,
 )
 from train.ppo import read_config
