@@ -29,7 +29,7 @@ def joint_key(net: Any) -> tuple[Any, ...] | None:
     """Networks with equal keys may share a pass: the same class, input scaling, layer
     shapes, activation and priors of their net spec (their weights may differ; the plan
     prior's third row is a weight, so networks with and without it share; a network with a
-discard head shares with none, as the head's weights are not per row). None: not a
+    discard head shares with none, as the head's weights are not per row). None: not a
     ``LeanMaskablePolicy``, which always plays alone."""
     if not isinstance(net, LeanMaskablePolicy):
         return None
