@@ -131,9 +131,9 @@ def _check_agent(spec: str, rules: Any) -> None:
         raise _fail("exploit", str(error)) from None
 
 
-def _reference(args: argparse.Namespace, cfg: Any, rules: Any) -> Any:
+def _reference(args: argparse.Namespace, cfg: Any, rules: Any, previous: Any) -> Any:
     """The reference margin (a best response to the planner), or None."""
-    from eval.exploit import EXPLOIT_SEED_START, margin, step_of
+    from eval.exploit import step_of
     from train.best_response import config_for, train
 
     if args.no_reference or args.agent == "planner":
@@ -145,8 +145,19 @@ def _reference(args: argparse.Namespace, cfg: Any, rules: Any) -> Any:
         ref_dir = train(config_for(cfg, "planner", cfg.time_budget_minutes, args.teacher,
                                    cfg.checkpoint_every), "planner")
     last = _final(ref_dir)
-    return margin(rules, f"ppo:{last}", "planner", args.deals, EXPLOIT_SEED_START,
-                  args.workers, step_of(last))
+    return _margin(rules, f"ppo:{last}", "planner", args, step_of(last), previous)
+
+
+def _margin(rules: Any, agent: str, target: str, args: argparse.Namespace, step: int,
+            previous: Any) -> Any:
+    """The held-out margin, kept from an earlier report of the same measurement if any."""
+    from eval.exploit import EXPLOIT_SEED_START, margin, reuse
+
+    kept = reuse(previous, agent, target, args.deals, step)
+    if kept is not None:
+        print(f"kept from the earlier report: {agent} against {target}", file=sys.stderr)
+        return kept
+    return margin(rules, agent, target, args.deals, EXPLOIT_SEED_START, args.workers, step)
 
 
 def _final(run_dir: pathlib.Path) -> pathlib.Path:
@@ -159,7 +170,10 @@ def _final(run_dir: pathlib.Path) -> pathlib.Path:
 
 
 def cmd_exploit(args: argparse.Namespace) -> int:
-    from eval.exploit import EXPLOIT_SEED_START, curve, margin, report, step_of
+    """Train (unless ``--run``), then measure the margin, the curve and the reference. The
+    report is rewritten after each measurement, and a repeated command keeps what an
+    earlier report in the same folder measured, so a stopped run loses no point."""
+    from eval.exploit import curve, kept, report, step_of
     from train.best_response import train
 
     _check_counts(args, "exploit", ("--minutes", "--deals", "--curve-deals", "--curve-points",
@@ -170,18 +184,21 @@ def cmd_exploit(args: argparse.Namespace) -> int:
     rules = cfg.rules()
     if run_dir is None:
         run_dir = train(cfg, args.agent)
+    out = pathlib.Path(args.out) if args.out else run_dir
+    previous = kept(out)
     last = _final(run_dir)
-    final = margin(rules, f"ppo:{last}", args.agent, args.deals, EXPLOIT_SEED_START,
-                   args.workers, step_of(last))
+    final = _margin(rules, f"ppo:{last}", args.agent, args, step_of(last), previous)
     print(f"best response to {args.agent}: {final.interval()} points per deal on "
           f"{final.deals} held-out duplicate deals", flush=True)
-    rows = curve(rules, run_dir, args.agent, args.curve_deals, args.curve_points, args.workers,
-                 log=lambda line: print(line, file=sys.stderr))
-    reference = _reference(args, cfg, rules)
     note = (f"Run `{run_dir}`: {cfg.preset} {cfg.players}p, seed {cfg.seed}, budget "
             f"{cfg.time_budget_minutes:g} minutes, warm start {cfg.teacher or 'none'!r}, "
             f"pool {cfg.pool}.")
-    page = report(final, rows, reference, pathlib.Path(args.out) if args.out else run_dir, note)
+    report(final, [], None, out, note)
+    rows = curve(rules, run_dir, args.agent, args.curve_deals, args.curve_points, args.workers,
+                 log=lambda line: print(line, file=sys.stderr, flush=True), previous=previous,
+                 on_point=lambda so_far: report(final, so_far, None, out, note))
+    reference = _reference(args, cfg, rules, previous)
+    page = report(final, rows, reference, out, note)
     print(page.read_text(encoding="utf-8"))
     return 0
 
