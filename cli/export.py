@@ -24,6 +24,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--deals", type=int, default=400,
                         help="duplicate deals per baseline for the strength table (default 400)")
     parser.add_argument("--note", default="", help="a sentence for the model card")
+    parser.add_argument("--temperature", type=float, default=1.0,
+                        help="the play temperature pretrained:NAME samples its moves at "
+                        "(default 1: the network's own distribution; below 1 sharper, 0 "
+                        "its likeliest move); the card's sample rows are measured at it")
     parser.add_argument("--list", action="store_true", help="list the bots that ship")
     parser.add_argument("--force", action="store_true",
                         help="replace a bot that ships already (its three files, as a set)")
@@ -91,7 +95,9 @@ def main(argv: list[str]) -> int:
         parser.error(f"--deals must be positive, got {args.deals}")
     from train.export import export
 
-    export(args.run, args.name, args.deals, note=args.note, force=args.force)
+    export(args.run, args.name, args.deals, note=args.note, force=args.force,
+           temperature=args.temperature)  # a bad temperature: a ValueError, one line
+    at = "" if args.temperature == 1.0 else f" (sampling at temperature {args.temperature:g})"
     print(f"wrote agents/learned/bots/{args.name}.pt, .json and .md: "
-          f"play it as pretrained:{args.name}")
+          f"play it as pretrained:{args.name}{at}")
     return 0

@@ -43,9 +43,12 @@ BOT_FILES = (".pt", ".json", ".md")
 def export(run_dir: str | pathlib.Path, name: str, deals: int = 400,
            opponents: Sequence[str] = ("random", "greedy", "planner"),
            out_dir: pathlib.Path = pretrained.BOTS, note: str = "",
-           force: bool = False) -> dict[str, Any]:
+           force: bool = False, temperature: float = 1.0) -> dict[str, Any]:
     """Write the bot files for the run's final checkpoint as a set; the ``NAME.json``
-    contents. ``ValueError`` when the bot ships already and ``force`` is not given."""
+    contents. ``temperature``: the play temperature ``pretrained:NAME`` samples at (its
+    ``sample`` rows are measured at it). ``ValueError`` when the bot ships already and
+    ``force`` is not given, or for a bad temperature."""
+    temperature = ppo_agent.check_temperature(temperature, "--temperature")
     out_dir = pathlib.Path(out_dir)
     finish_interrupted(out_dir)
     shipped = [out_dir / f"{name}{suffix}" for suffix in BOT_FILES
@@ -61,17 +64,18 @@ def export(run_dir: str | pathlib.Path, name: str, deals: int = 400,
     stage = out_dir / f".{name}.export"
     shutil.rmtree(stage, ignore_errors=True)
     stage.mkdir(parents=True)
-    torch.save(pretrained.pack(model.policy, rules), stage / f"{name}.pt")
+    torch.save(pretrained.pack(model.policy, rules, temperature), stage / f"{name}.pt")
     saved = torch.load(stage / f"{name}.pt", map_location="cpu", weights_only=True)
     rows = evaluate_modes(  # the shipped file, sampling its moves and its likeliest move
         lambda argmax: ppo_agent.PPOPolicy(pretrained.unpack(saved, rules, name),
                                            f"pretrained:{name}", deterministic=argmax,
-                                           rules=rules),
+                                           rules=rules, temperature=temperature),
         rules, opponents, deals, int(model.num_timesteps), cfg.seed, EXPORT_SEED_START,
         PLAY_MODES, progress=True)
     print(format_table(rows))
     meta = {**ppo_agent.rules_meta(rules), "source": str(checkpoint),
             "steps": int(model.num_timesteps), "config": cfg.exp_name, "seed": cfg.seed,
+            "temperature": temperature,
             "deals": deals, "seed_start": EXPORT_SEED_START, "strength": rows,
             "best_response": unmeasured_best_response(
                 name, rules_flags(rules.name, rules.num_players))}
@@ -282,7 +286,7 @@ A MaskablePPO actor-critic for {meta['rules']} with {meta['num_players']} player
 **Strength.** {meta['deals']} duplicate deals per baseline (each deal once per seat
 rotation) on held-out seeds from {meta['seed_start']:,}, played from the shipped file;
 score difference in points per deal (bot minus baseline) and win share, 95% cluster
-bootstrap intervals (play: `sample` draws its moves from the policy, as
+bootstrap intervals (play: `sample` draws its moves from the policy{_at(meta)}, as
 `pretrained:{name}` does; `argmax` always plays its likeliest move, as
 `pretrained:{name}:argmax` does):
 
@@ -295,6 +299,13 @@ bootstrap intervals (play: `sample` draws its moves from the policy, as
 Play it: `zolik eval --agents pretrained:{name} planner{flags} --deals 100`
 (`pretrained:{name}:argmax` plays the most likely move instead of sampling).{options}
 """
+
+
+def _at(meta: dict[str, Any]) -> str:
+    """`` at play temperature T`` for a bot that samples at a temperature other than 1."""
+    t = float(meta.get("temperature", 1.0))
+    return "" if t == 1.0 else (f" at play temperature {t:g} (each move's probability to "
+                                f"the power {1 / t:g}, renormalized)")
 
 
 def training_paragraph(run: pathlib.Path, steps: int) -> str:

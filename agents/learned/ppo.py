@@ -15,8 +15,11 @@ fed the VecEnv's raw int16 observation (SB3 only casts a ``Box`` to float).
 
 Acting: the masked logits give a distribution over legal moves; ``act_batch`` samples it
 with the given numpy generator (inverse CDF of one uniform per row), or takes the argmax
-when ``deterministic``. Same checkpoint, observations, masks and generator state give
-the same moves. This module imports no ``train`` code (docs/style.md §2).
+when ``deterministic``. A **play temperature** ``t`` samples ``p**(1/t)``, renormalized
+(``sharpen``): below 1 the likely moves gain, 0 is the argmax; the spec says it as
+``ppo:PATH:t=0.5`` (``:argmax`` is ``:t=0``). ``probabilities`` stay the network's own.
+Same checkpoint, observations, masks and generator state give the same moves. This
+module imports no ``train`` code (docs/style.md §2).
 
 **Hand features.** A network trained with ``obs_features: hand`` records the name and the
 feature version in its ``ScaledObs`` and takes the observation with
@@ -159,10 +162,11 @@ class PPOPolicy(SingleFromBatched):
     when the network takes hand features."""
 
     def __init__(self, policy: Any, name: str = "ppo", deterministic: bool = False,
-                 rules: RuleSet | None = None) -> None:
+                 rules: RuleSet | None = None, temperature: float = 1.0) -> None:
         self.policy = policy
         self.name = name
-        self.deterministic = deterministic
+        self.temperature = 0.0 if deterministic else check_temperature(temperature, name)
+        self.deterministic = self.temperature == 0.0
         self.spec = spec_of(policy, rules)
         self.features = self.spec.obs_features
         if self.features and rules is None:
@@ -240,6 +244,8 @@ class PPOPolicy(SingleFromBatched):
     def act_probabilities(self, probs: np.ndarray, mask: np.ndarray,
                           rng: np.random.Generator) -> np.ndarray:
         """The moves for rows whose distributions ``probs`` are known (``joint_key``)."""
+        if not self.deterministic and self.temperature != 1.0:
+            probs = sharpen(probs, self.temperature)
         return pick_moves(probs, mask, rng, self.deterministic)
 
     @property
@@ -262,6 +268,28 @@ class PPOPolicy(SingleFromBatched):
         from agents.learned.ppo_joint import joint_probabilities
 
         return joint_probabilities([p.policy for p in policies], obs, owner, mask)
+
+
+def check_temperature(temperature: float, name: str) -> float:
+    """``temperature`` as a float if it is a play temperature (finite, at least 0)."""
+    value = float(temperature)
+    if not (np.isfinite(value) and value >= 0.0):
+        raise ValueError(f"{name}: play temperature {temperature!r} must be a finite number "
+                         f"at least 0 (0 plays the likeliest move)")
+    return value
+
+
+def sharpen(probs: np.ndarray, temperature: float) -> np.ndarray:
+    """float64 (B, A): each row's ``p**(1/temperature)``, renormalized; exact zeros (the
+    illegal moves) stay zero. Computed in logs against the row's largest entry, so a low
+    temperature cannot underflow the likeliest move."""
+    probs = np.asarray(probs, np.float64)
+    with np.errstate(divide="ignore"):
+        logs = np.log(probs)
+    top = logs.max(1, keepdims=True)
+    top[~np.isfinite(top)] = 0.0  # a row with no legal move stays all zero
+    powered = np.exp((logs - top) / temperature)
+    return powered / np.maximum(powered.sum(1, keepdims=True), np.finfo(np.float64).tiny)
 
 
 def pick_moves(probs: np.ndarray, mask: np.ndarray, rng: np.random.Generator,
@@ -291,7 +319,7 @@ def pick_moves(probs: np.ndarray, mask: np.ndarray, rng: np.random.Generator,
 
 
 def load(path: str | Path, rules: RuleSet | None = None, deterministic: bool = False,
-         name: str | None = None) -> PPOPolicy:
+         name: str | None = None, temperature: float = 1.0) -> PPOPolicy:
     """Load a checkpoint as a Policy; with ``rules``, check it was trained for them."""
     zip_path = resolve_checkpoint(path)
     if rules is not None:
@@ -299,24 +327,42 @@ def load(path: str | Path, rules: RuleSet | None = None, deterministic: bool = F
     model = load_model(zip_path, device="cpu")
     if rules is not None:
         check_sizes(zip_path, model, rules)
-    return PPOPolicy(model.policy, name or f"ppo:{zip_path}", deterministic, rules)
+    return PPOPolicy(model.policy, name or f"ppo:{zip_path}", deterministic, rules,
+                     temperature)
 
 
 def make(rules: RuleSet, argument: str = "") -> PPOPolicy:
-    """Registry factory for ``ppo:PATH`` (``ppo:PATH:argmax`` plays deterministically)."""
+    """Registry factory for ``ppo:PATH`` (``ppo:PATH:argmax`` plays the likeliest move,
+    ``ppo:PATH:t=0.5`` samples at play temperature 0.5)."""
     if not argument:
         raise ValueError("ppo needs a checkpoint: ppo:PATH (a .zip or a run dir)")
-    path, mode = split_mode(argument, "ppo")
-    return load(path, rules, mode == "argmax", name=f"ppo:{argument}")
+    path, mode = split_mode(argument, "ppo", temperatures=True)
+    temperature = 1.0 if mode == "" else temperature_of(mode)
+    return load(path, rules, name=f"ppo:{argument}", temperature=temperature)
 
 
-def split_mode(argument: str, kind: str) -> tuple[str, str]:
-    """``("x.zip", "argmax")`` for ``"x.zip:argmax"``, ``("x.zip", "")`` without a mode;
-    an unknown mode is a ``ValueError``."""
+def split_mode(argument: str, kind: str, temperatures: bool = False) -> tuple[str, str]:
+    """``("x.zip", "argmax")`` for ``"x.zip:argmax"``, ``("x.zip", "")`` without a mode, and
+    with ``temperatures`` ``("x.zip", "t=0.5")`` for ``"x.zip:t=0.5"`` (a play temperature,
+    checked); an unknown mode is a ``ValueError``."""
     target, sep, mode = argument.rpartition(":")
     if not sep:
         return argument, ""
-    if mode != "argmax":
-        raise ValueError(f"{kind}:{argument}: unknown mode {mode!r} (only :argmax, which plays "
-                         f"the most likely move)")
-    return target, mode
+    if mode == "argmax":
+        return target, mode
+    if temperatures and mode.startswith("t="):
+        try:
+            value = float(mode[2:])
+        except ValueError:
+            raise ValueError(f"{kind}:{argument}: play temperature {mode[2:]!r} is not a "
+                             f"number") from None
+        check_temperature(value, f"{kind}:{argument}")
+        return target, mode
+    known = ":argmax, which plays the likeliest move" + (
+        ", or :t=T, a play temperature" if temperatures else "")
+    raise ValueError(f"{kind}:{argument}: unknown mode {mode!r} (only {known})")
+
+
+def temperature_of(mode: str) -> float:
+    """The play temperature of a mode ``split_mode`` accepted: 0 for ``argmax``."""
+    return 0.0 if mode == "argmax" else float(mode[2:])

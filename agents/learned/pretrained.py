@@ -6,7 +6,10 @@ priors and the rules it was trained for; a few MB, written by ``train.export``);
 ``NAME.json``, the same rules plus the strength table measured on held-out duplicate
 deals; and ``NAME.md``, its model card (how it was
 trained, what it scores). ``pretrained:NAME`` rebuilds the network in float32 and plays
-it like ``ppo:PATH`` (sampling; ``pretrained:NAME:argmax`` plays the most likely move).
+it like ``ppo:PATH``: sampling its moves at the bot's own play temperature (saved in its
+``.pt``; 1 unless the export chose a lower one, ``agents.learned.ppo.sharpen``);
+``pretrained:NAME:argmax`` plays the most likely move, ``pretrained:NAME:t=T`` samples at
+temperature ``T`` instead.
 Other rules than the bot's are a ``ValueError`` naming the difference.
 """
 
@@ -22,13 +25,20 @@ import torch
 from agents.learned import legacy
 from agents.learned.build import network
 from agents.learned.net_spec import NetSpec
-from agents.learned.ppo import PPOPolicy, rules_difference, split_mode
+from agents.learned.ppo import (
+    PPOPolicy,
+    check_temperature,
+    rules_difference,
+    split_mode,
+    temperature_of,
+)
 from agents.learned.ppo_net import LeanMaskablePolicy
 from zolik_env.rummy.options import RuleSet
 
 BOTS = Path(__file__).with_name("bots")
-FORMAT = 2  # version of the ``.pt`` layout: the net spec and the weights
-OLD_FORMATS = (1,)  # flat fields beside the weights (``legacy.spec_from_bot_v1``)
+FORMAT = 3  # version of the ``.pt`` layout: the net spec, the weights, the play temperature
+OLD_FORMATS = (1, 2)  # 1: flat fields beside the weights (``legacy.spec_from_bot_v1``);
+# 2: format 3 without a play temperature (it plays at 1)
 
 
 def names(bots: Path = BOTS) -> list[str]:
@@ -51,20 +61,27 @@ def digest(name: str, bots: Path = BOTS) -> str:
     return hashlib.sha256((bots / f"{name}.pt").read_bytes()).hexdigest()
 
 
-def pack(policy: Any, rules: RuleSet) -> dict[str, Any]:
-    """What a bot's ``.pt`` holds: the network's ``NetSpec`` and its float16 weights."""
+def pack(policy: Any, rules: RuleSet, temperature: float = 1.0) -> dict[str, Any]:
+    """What a bot's ``.pt`` holds: the network's ``NetSpec``, its float16 weights and the
+    play temperature ``pretrained:NAME`` samples at."""
     weights = {k: v.half() if v.is_floating_point() else v
                for k, v in policy.state_dict().items()}
     return {"format": FORMAT, "net_spec": legacy.spec_of(policy, rules).to_dict(),
-            "state_dict": weights}
+            "state_dict": weights,
+            "temperature": check_temperature(temperature, "a bot's play temperature")}
+
+
+def temperature(saved: dict[str, Any]) -> float:
+    """The play temperature of a bot's ``.pt`` contents (1 for the formats before 3)."""
+    return float(saved.get("temperature", 1.0))
 
 
 def spec_of_bot(saved: dict[str, Any], name: str) -> NetSpec:
     """The ``NetSpec`` of a bot's ``.pt`` contents, of this format or an older one."""
     fmt = saved.get("format")
-    if fmt in OLD_FORMATS:
+    if fmt == 1:
         return legacy.spec_from_bot_v1(saved)
-    if fmt != FORMAT:
+    if fmt not in (*OLD_FORMATS, FORMAT):
         raise ValueError(f"pretrained bot {name!r} has format {fmt!r}; this kit reads "
                          f"formats {', '.join(map(str, (*OLD_FORMATS, FORMAT)))}")
     return NetSpec.from_dict(saved.get("net_spec"), f"pretrained bot {name!r}")
@@ -89,19 +106,26 @@ def unpack(saved: dict[str, Any], rules: RuleSet, name: str) -> LeanMaskablePoli
     return net
 
 
-def load(name: str, rules: RuleSet, deterministic: bool = False) -> PPOPolicy:
-    """The bot ``name`` as a Policy for ``rules``."""
+def load(name: str, rules: RuleSet, deterministic: bool = False,
+         play_temperature: float | None = None) -> PPOPolicy:
+    """The bot ``name`` as a Policy for ``rules``, sampling at ``play_temperature`` (None:
+    the bot's own) or playing its likeliest move when ``deterministic``."""
     card(name)  # names the bots when ``name`` is unknown
     saved = torch.load(BOTS / f"{name}.pt", map_location="cpu", weights_only=True)
-    suffix = ":argmax" if deterministic else ""
+    suffix = (":argmax" if deterministic else
+              "" if play_temperature is None else f":t={play_temperature:g}")
+    chosen = temperature(saved) if play_temperature is None else play_temperature
     return PPOPolicy(unpack(saved, rules, name), f"pretrained:{name}{suffix}", deterministic,
-                     rules)
+                     rules, chosen)
 
 
 def make(rules: RuleSet, argument: str = "") -> PPOPolicy:
-    """Registry factory for ``pretrained:NAME`` (``pretrained:NAME:argmax``)."""
+    """Registry factory for ``pretrained:NAME`` (``pretrained:NAME:argmax``,
+    ``pretrained:NAME:t=T``)."""
     if not argument:
         raise ValueError(f"pretrained needs a bot name: pretrained:NAME, NAME one of "
                          f"{', '.join(names())}")
-    name, mode = split_mode(argument, "pretrained")
+    name, mode = split_mode(argument, "pretrained", temperatures=True)
+    if mode.startswith("t="):
+        return load(name, rules, play_temperature=temperature_of(mode))
     return load(name, rules, mode == "argmax")

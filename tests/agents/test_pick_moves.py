@@ -1,12 +1,12 @@
 """``agents.learned.ppo.pick_moves``: the inverse-CDF draw over the legal moves only is the draw
-over every column, to the bit, for the same generator."""
+over every column, to the bit, for the same generator; ``sharpen``, the play temperature."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from agents.learned.ppo import pick_moves
+from agents.learned.ppo import pick_moves, sharpen
 
 
 def _over_every_column(probs: np.ndarray, mask: np.ndarray,
@@ -72,3 +72,29 @@ def test_pick_moves__a_row_without_legal_moves_gets_move_0_and_uses_its_uniform(
     spent = np.random.default_rng(2)
     spent.random(3)
     assert rng.random() == spent.random()  # one uniform per row, the empty one included
+
+
+def test_sharpen__powers_each_row_and_keeps_the_zeros():
+    probs, mask = _distributions(np.random.default_rng(4), 200, 40)
+    half = sharpen(probs, 0.5)
+    want = probs**2 / (probs**2).sum(1, keepdims=True)
+    np.testing.assert_allclose(half, want, rtol=1e-12, atol=1e-300)
+    assert not half[probs == 0].any()
+    np.testing.assert_allclose(sharpen(probs, 1.0), probs, rtol=1e-12)
+    np.testing.assert_allclose(sharpen(probs, 2.0).sum(1), 1.0)
+    cold = sharpen(probs, 1e-4)  # no underflow: the likeliest move keeps the whole mass
+    top_two = np.sort(probs, 1)[:, -2:]
+    alone = top_two[:, 1] > top_two[:, 0] * 1.001  # rows whose likeliest move has no tie
+    assert alone.sum() > 100
+    np.testing.assert_array_equal(cold[alone].argmax(1), probs[alone].argmax(1))
+    assert (cold[alone].max(1) > 0.99).all()
+    empty = np.zeros((1, 40))
+    assert not sharpen(empty, 0.5).any()
+
+
+def test_sharpen__a_cold_draw_favours_the_likely_moves_as_the_power_says():
+    probs = np.zeros((20_000, 5))
+    probs[:, [0, 2, 4]] = [0.2, 0.5, 0.3]
+    got = pick_moves(sharpen(probs, 0.5), probs > 0, np.random.default_rng(1), False)
+    share = np.bincount(got, minlength=5)[[0, 2, 4]] / len(got)
+    np.testing.assert_allclose(share, np.array([4, 25, 9]) / 38, atol=0.015)

@@ -318,3 +318,49 @@ def test_record_best_response__a_reference_without_steps_reads_them_from_its_run
     steps = checkpoints(result.run_dir)[-1][0]
     assert steps > 0 and entry["reference"]["steps"] == steps
     assert f"by the same recipe ({steps:,} learner steps)" in (bots / "tiny.md").read_text()
+
+
+def test_export__a_play_temperature_is_saved_measured_and_played(exported, tmp_path):
+    cfg, result, _, _ = exported
+    rules = cfg.rules()
+    meta = export(result.run_dir, "cold", deals=2, opponents=("random",), out_dir=tmp_path,
+                  temperature=0.5)
+    saved = torch.load(tmp_path / "cold.pt", weights_only=True)
+    assert saved["format"] == pretrained.FORMAT == 3 and pretrained.temperature(saved) == 0.5
+    assert meta["temperature"] == 0.5
+    assert "at play temperature 0.5" in (tmp_path / "cold.md").read_text()
+    bot = ppo_agent.PPOPolicy(pretrained.unpack(saved, rules, "cold"), "bot", rules=rules,
+                              temperature=pretrained.temperature(saved))
+    obs, mask = _some_states(rules, 256)
+    probs = bot.probabilities(obs, mask)
+    got = bot.act_batch(obs, mask, np.random.default_rng(5))
+    want = ppo_agent.pick_moves(ppo_agent.sharpen(probs, 0.5), mask,
+                                np.random.default_rng(5), False)
+    np.testing.assert_array_equal(got, want)
+    fixed = np.zeros((20_000, mask.shape[1]))
+    fixed[:, [0, 2, 4]] = [0.2, 0.5, 0.3]  # the bot's draw from a known distribution
+    drawn = bot.act_probabilities(fixed, fixed > 0, np.random.default_rng(6))
+    share = np.bincount(drawn, minlength=5)[[0, 2, 4]] / len(drawn)
+    np.testing.assert_allclose(share, np.array([4, 25, 9]) / 38, atol=0.015)
+    with pytest.raises(ValueError, match="--temperature: play temperature -1"):
+        export(result.run_dir, "bad", deals=2, opponents=("random",), out_dir=tmp_path,
+               temperature=-1)
+    assert not (tmp_path / "bad.pt").exists()
+
+
+def test_pretrained__the_spec_chooses_the_temperature_and_names_it():
+    cz = make_rules("cz", 2, {})
+    shipped = make_agent("pretrained:cz_2p", cz)
+    saved = torch.load(pretrained.BOTS / "cz_2p.pt", weights_only=True)
+    assert shipped.temperature == pretrained.temperature(saved)
+    warm = make_agent("pretrained:cz_2p:t=0.25", cz)
+    assert warm.name == "pretrained:cz_2p:t=0.25" and warm.temperature == 0.25
+    top = make_agent("pretrained:cz_2p:t=0", cz)
+    assert top.deterministic and make_agent("pretrained:cz_2p:argmax", cz).deterministic
+    for spec, named in (("pretrained:cz_2p:t=hot", "'hot' is not a number"),
+                        ("pretrained:cz_2p:t=-2", "play temperature -2.0 must be"),
+                        ("pretrained:cz_2p:t=inf", "play temperature inf must be"),
+                        ("pretrained:cz_2p:warm", "unknown mode 'warm'"),
+                        ("rllib:somewhere:t=0.5", "unknown mode 't=0.5'")):
+        with pytest.raises(ValueError, match=named):
+            make_agent(spec, cz)
