@@ -75,7 +75,7 @@ def test_pick_moves__a_row_without_legal_moves_gets_move_0_and_uses_its_uniform(
 
 
 def test_sharpen__powers_each_row_and_keeps_the_zeros():
-    probs, mask = _distributions(np.random.default_rng(4), 200, 40)
+    probs, _ = _distributions(np.random.default_rng(4), 200, 40)
     half = sharpen(probs, 0.5)
     want = probs**2 / (probs**2).sum(1, keepdims=True)
     np.testing.assert_allclose(half, want, rtol=1e-12, atol=1e-300)
