@@ -40,7 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
 def show_bots() -> int:
     """One line per bot: its rules and training steps, then its measured points per deal
     against each baseline, grouped by how it picked its moves (``sample``: sampled from
-    the policy; ``argmax``: its most likely move)."""
+    the policy, at the bot's play temperature; ``argmax``: its most likely move)."""
     from agents.learned import pretrained
 
     for name in pretrained.names():
@@ -49,7 +49,10 @@ def show_bots() -> int:
         for r in meta["strength"]:
             modes.setdefault(r.get("play", "sample"), []).append(
                 f"vs {r['opponent']} {r['score_diff']:+.1f}")
-        scores = "; ".join(f"{mode}: {', '.join(rows)}" for mode, rows in modes.items())
+        t = float(meta.get("temperature", 1.0))
+        label = {"sample": "sample" if t == 1.0 else f"sample at t={t:g}"}
+        scores = "; ".join(f"{label.get(mode, mode)}: {', '.join(rows)}"
+                           for mode, rows in modes.items())
         margin = meta.get("best_response", {}).get("margin")
         exploit = ("; a best response to it: not measured" if margin is None else
                    f"; a best response to it scores {margin['difference']:+.1f} "
