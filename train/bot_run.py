@@ -23,7 +23,7 @@ def run_of_bot(name: str, cfg: Any, run_dir: pathlib.Path,
     is the recipe its card names; ``ValueError`` when that builds another network (another
     ``NetSpec``) than the bot's, or when ``run_dir`` holds another file of the bot."""
     from agents.learned.build import with_discard_head
-    from train.ppo import _new_model, net_spec, save_checkpoint
+    from train.ppo import _new_model, save_checkpoint
     from train.selfplay import OpponentPool, PoolVecEnv
 
     run_dir = pathlib.Path(run_dir)
@@ -36,11 +36,7 @@ def run_of_bot(name: str, cfg: Any, run_dir: pathlib.Path,
                              f"sha256 {str(theirs.get('bot_sha256'))[:12]}...)")
         return run_dir
     saved = torch.load(bots / f"{name}.pt", map_location="cpu", weights_only=True)
-    mine, theirs = net_spec(cfg).to_dict(), pretrained.spec_of_bot(saved, name).to_dict()
-    head = (theirs.get("discard_prior") or {}).get("head")
-    if head and mine.get("discard_prior"):  # a head joins a recipe's network after training
-        mine["discard_prior"] = {**mine["discard_prior"], "head": head}
-    differ = sorted(k for k in {*mine, *theirs} if mine.get(k) != theirs.get(k))
+    differ, head = recipe_differences(cfg, pretrained.spec_of_bot(saved, name).to_dict())
     if differ:
         raise ValueError(f"config {cfg.exp_name!r} builds another network than "
                          f"pretrained:{name} ({', '.join(differ)} differ)")
@@ -60,4 +56,18 @@ def run_of_bot(name: str, cfg: Any, run_dir: pathlib.Path,
     return run_dir
 
 
-__all__ = ["run_of_bot"]
+def recipe_differences(cfg: Any, spec: dict[str, Any]) -> tuple[list[str], Any]:
+    """The ``NetSpec`` fields (``spec``: a bot's, as a dict) in which the network that the
+    recipe ``cfg`` builds differs, and the bot's discard head (None if it has none). A head
+    joins a network after its recipe's training (``zolik exit --discard-head``), so a bot
+    with one fits the recipe of the network it was added to."""
+    from train.ppo import net_spec
+
+    mine = net_spec(cfg).to_dict()
+    head = (spec.get("discard_prior") or {}).get("head")
+    if head and mine.get("discard_prior"):
+        mine["discard_prior"] = {**mine["discard_prior"], "head": head}
+    return sorted(k for k in {*mine, *spec} if mine.get(k) != spec.get(k)), head
+
+
+__all__ = ["recipe_differences", "run_of_bot"]

@@ -164,10 +164,13 @@ def test_bot_config__each_shipped_bot_s_packaged_recipe_builds_its_network(name)
     """``zolik exit --init pretrained:NAME`` rebuilds the bot from the config its card
     names: a recipe changed since the export would no longer fit the weights."""
     from cli.exit import bot_config
-    from train.ppo import net_spec
+    from train.bot_run import recipe_differences
 
     saved = torch.load(pretrained.BOTS / f"{name}.pt", weights_only=True)
-    assert net_spec(bot_config(name)).to_dict() == pretrained.spec_of_bot(saved, name).to_dict()
+    spec = pretrained.spec_of_bot(saved, name).to_dict()
+    assert recipe_differences(bot_config(name), spec)[0] == []
+    wider = {**spec, "net_arch": [w + 1 for w in spec["net_arch"]]}  # a changed recipe shows
+    assert recipe_differences(bot_config(name), wider)[0] == ["net_arch"]
 
 
 def test_export__writes_rules_strength_and_a_model_card(exported):
