@@ -153,7 +153,7 @@ def _margin(rules: Any, agent: str, target: str, args: argparse.Namespace, step:
     """The held-out margin, kept from an earlier report of the same measurement if any."""
     from eval.exploit import EXPLOIT_SEED_START, margin, reuse
 
-    kept = reuse(previous, agent, target, args.deals, step)
+    kept = reuse(previous, agent, target, args.deals, step, EXPLOIT_SEED_START)
     if kept is not None:
         print(f"kept from the earlier report: {agent} against {target}", file=sys.stderr)
         return kept
