@@ -25,9 +25,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="duplicate deals per baseline for the strength table (default 400)")
     parser.add_argument("--note", default="", help="a sentence for the model card")
     parser.add_argument("--temperature", type=float, default=1.0,
-                        help="the play temperature pretrained:NAME samples its moves at "
-                        "(default 1: the network's own distribution; below 1 sharper, 0 "
-                        "its likeliest move); the card's sample rows are measured at it")
+                        help="the play temperature pretrained:NAME samples its moves at, "
+                        "above 0 (default 1: the network's own distribution; below 1 "
+                        "sharper); the card's sample rows are measured at it")
     parser.add_argument("--list", action="store_true", help="list the bots that ship")
     parser.add_argument("--force", action="store_true",
                         help="replace a bot that ships already (its three files, as a set)")

@@ -46,9 +46,12 @@ def export(run_dir: str | pathlib.Path, name: str, deals: int = 400,
            force: bool = False, temperature: float = 1.0) -> dict[str, Any]:
     """Write the bot files for the run's final checkpoint as a set; the ``NAME.json``
     contents. ``temperature``: the play temperature ``pretrained:NAME`` samples at (its
-    ``sample`` rows are measured at it). ``ValueError`` when the bot ships already and
-    ``force`` is not given, or for a bad temperature."""
+    ``sample`` rows are measured at it; above 0). ``ValueError`` when the bot ships
+    already and ``force`` is not given, or for a bad temperature."""
     temperature = ppo_agent.check_temperature(temperature, "--temperature")
+    if temperature == 0.0:
+        raise ValueError("--temperature 0 would make the bot's sampled play its likeliest "
+                         "move, which pretrained:NAME:argmax already is: give one above 0")
     out_dir = pathlib.Path(out_dir)
     finish_interrupted(out_dir)
     shipped = [out_dir / f"{name}{suffix}" for suffix in BOT_FILES

@@ -345,9 +345,11 @@ def test_export__a_play_temperature_is_saved_measured_and_played(exported, tmp_p
     drawn = bot.act_probabilities(fixed, fixed > 0, np.random.default_rng(6))
     share = np.bincount(drawn, minlength=5)[[0, 2, 4]] / len(drawn)
     np.testing.assert_allclose(share, np.array([4, 25, 9]) / 38, atol=0.015)
-    with pytest.raises(ValueError, match="--temperature: play temperature -1"):
-        export(result.run_dir, "bad", deals=2, opponents=("random",), out_dir=tmp_path,
-               temperature=-1)
+    for bad, named in ((-1, "--temperature: play temperature -1"),
+                       (0, "--temperature 0 would make")):
+        with pytest.raises(ValueError, match=named):
+            export(result.run_dir, "bad", deals=2, opponents=("random",), out_dir=tmp_path,
+                   temperature=bad)
     assert not (tmp_path / "bad.pt").exists()
 
 
