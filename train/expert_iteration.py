@@ -35,8 +35,9 @@ determinized worlds:
 
 Everything a round makes is kept in ``OUT/round_N/`` (label parts, ``model.zip``,
 ``learned.json``, ``eval.json``), so a killed run, started again with the same
-arguments, resumes at the first round it had not finished (its label parts, once all
-are played, are kept), and the same seed gives the same labels and networks. The
+arguments, resumes at the first round it had not finished (each label part is kept as soon as it
+is played, so a round killed midway plays only its missing parts again), and the same
+seed gives the same labels and networks. The
 network keeps the init run's config (rules, features, priors): ``OUT/config.yaml``, so
 ``ppo:OUT`` plays it.
 """
@@ -144,8 +145,8 @@ def round_labels(plan: ExitPlan, cfg: PPOConfig, r: int, checkpoint: pathlib.Pat
              "gamma": cfg.gamma, "reward": cfg.reward, "deals_at_once": plan.deals_at_once}
             for part in todo]
     bar = progress_bar(per_part * len(todo), progress)
-    for part, data in zip(todo, in_processes(label_part, jobs, plan.workers, bar), strict=True):
-        save_data(paths[part], data)
+    in_processes(label_part, jobs, plan.workers, bar,
+                 on_done=lambda i, data: save_data(paths[todo[i]], data))
     data = raw_labels(out, r)
     featured = with_features(data, cfg.rules(), cfg.obs_features, progress, plan.workers)
     if plan.deviation_weight == 1:

@@ -25,11 +25,17 @@ class _QueueBar:
 
 
 def in_processes(fn: Callable[..., Any], jobs: list[dict[str, Any]], workers: int,
-                 bar: Any) -> list[Any]:
+                 bar: Any, on_done: Callable[[int, Any], None] | None = None) -> list[Any]:
     """``[fn(**job, bar=...) for job in jobs]``, in up to ``workers`` processes, with every
-    job's progress shown on ``bar`` (closed at the end)."""
+    job's progress shown on ``bar`` (closed at the end). ``on_done(i, result)`` is called
+    as each job ends, in the order they end: a caller keeps each finished job's work at
+    once, so a run stopped midway loses only the jobs still playing."""
+    done = on_done or (lambda i, result: None)
     if workers <= 1 or len(jobs) <= 1:
-        results = [fn(**job, bar=bar) for job in jobs]
+        results = []
+        for i, job in enumerate(jobs):
+            results.append(fn(**job, bar=bar))
+            done(i, results[-1])
         bar.close()
         return results
     context = multiprocessing.get_context("spawn")
@@ -39,8 +45,10 @@ def in_processes(fn: Callable[..., Any], jobs: list[dict[str, Any]], workers: in
         futures = [pool.submit(fn, **job, bar=_QueueBar(ticks)) for job in jobs]
         pending: set[cf.Future[Any]] = set(futures)
         while pending:
-            _, pending = cf.wait(pending, timeout=0.5)
+            finished, pending = cf.wait(pending, timeout=0.5)
             _drain(ticks, bar)
+            for future in sorted(finished, key=futures.index):
+                done(futures.index(future), future.result())
         results = [future.result() for future in futures]
     bar.close()
     return results

@@ -67,6 +67,38 @@ def test_resume__rounds_killed_and_resumed_equal_a_run_that_was_never_stopped(ti
     assert first["opponent"] == "planner" and first["deals"] == 2
 
 
+def test_resume__a_round_killed_midway_keeps_its_played_parts_and_plays_only_the_rest(
+        tiny_run, tmp_path, monkeypatch):
+    cfg, result = tiny_run
+    plan, played = plan_for(result.run_dir), []
+    real_part = exit_.label_part
+
+    def killed_at_third_part(**job):
+        if len(played) == 2:
+            raise KeyboardInterrupt  # the kill, while the third part plays
+        played.append(job["first_deal"])
+        return real_part(**job)
+
+    monkeypatch.setattr(exit_, "label_part", killed_at_third_part)
+    out = tmp_path / "killed"
+    with pytest.raises(KeyboardInterrupt):
+        exit_.round_labels(plan, cfg, 1, resolve_checkpoint(result.run_dir), out, False)
+    kept = sorted(path.name for path in exit_.round_dir(out, 1).glob("labels_*.npz"))
+    assert kept == ["labels_0.npz", "labels_1.npz"]
+    played_again, shard = [], played[1]  # parts start at deals 0, shard, 2 shard, ...
+    monkeypatch.setattr(exit_, "label_part",
+                        lambda **job: played_again.append(job["first_deal"]) or real_part(**job))
+    exit_.round_labels(plan, cfg, 1, resolve_checkpoint(result.run_dir), out, False)
+    assert played == [0, shard] and played_again == [2 * shard, 3 * shard]
+    whole = tmp_path / "whole"
+    monkeypatch.setattr(exit_, "label_part", real_part)
+    exit_.round_labels(plan, cfg, 1, resolve_checkpoint(result.run_dir), whole, False)
+    resumed, unstopped = exit_.raw_labels(out, 1), exit_.raw_labels(whole, 1)
+    for field in dataclasses.fields(resumed):
+        np.testing.assert_array_equal(getattr(resumed, field.name),
+                                      getattr(unstopped, field.name))
+
+
 def test_resume__other_settings_in_the_same_folder_are_refused(tiny_run, tmp_path):
     _, result = tiny_run
     exit_.run(plan_for(result.run_dir), tmp_path / "out", progress=False)
