@@ -131,12 +131,17 @@ def _check_agent(spec: str, rules: Any) -> None:
         raise _fail("exploit", str(error)) from None
 
 
+def _wants_reference(args: argparse.Namespace) -> bool:
+    """Whether the command measures a reference (none when the target is the planner)."""
+    return not args.no_reference and args.agent != "planner"
+
+
 def _reference(args: argparse.Namespace, cfg: Any, rules: Any, previous: Any) -> Any:
     """The reference margin (a best response to the planner), or None."""
     from eval.exploit import step_of
     from train.best_response import config_for, train
 
-    if args.no_reference or args.agent == "planner":
+    if not _wants_reference(args):
         return None
     if args.reference:
         ref_dir = pathlib.Path(args.reference)
@@ -193,10 +198,11 @@ def cmd_exploit(args: argparse.Namespace) -> int:
     note = (f"Run `{run_dir}`: {cfg.preset} {cfg.players}p, seed {cfg.seed}, budget "
             f"{cfg.time_budget_minutes:g} minutes, warm start {cfg.teacher or 'none'!r}, "
             f"pool {cfg.pool}.")
-    report(final, [], None, out, note)
+    pending = _wants_reference(args)
+    report(final, [], None, out, note, pending)
     rows = curve(rules, run_dir, args.agent, args.curve_deals, args.curve_points, args.workers,
                  log=lambda line: print(line, file=sys.stderr, flush=True), previous=previous,
-                 on_point=lambda so_far: report(final, so_far, None, out, note))
+                 on_point=lambda so_far: report(final, so_far, None, out, note, pending))
     reference = _reference(args, cfg, rules, previous)
     page = report(final, rows, reference, out, note)
     print(page.read_text(encoding="utf-8"))
