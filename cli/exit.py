@@ -51,6 +51,11 @@ def build_parser() -> argparse.ArgumentParser:
                              "the first distillation: one small network shared by the card "
                              "kinds that scores each discard from what the seat sees of that "
                              "card (agents.learned.discard_head; default: none)")
+    parser.add_argument("--play-temperature", type=finite_non_negative_float, default=1.0,
+                        metavar="T", help="the network samples the moves of its own deals "
+                        "at temperature T (default 1, as in training; a bot's play "
+                        "temperature, e.g. 0.5, labels the states it meets; 0: its likeliest "
+                        "move)")
     parser.add_argument("--rounds", type=positive_int, default=3, help="rounds (default 3)")
     parser.add_argument("--decisions", type=positive_int, default=30_000,
                         help="decisions labelled per round (default 30000)")
@@ -104,6 +109,7 @@ def main(argv: list[str]) -> int:
                     decisions=args.decisions, epochs=args.epochs, learning_rate=args.lr,
                     anchor=args.anchor, deviation_weight=args.deviation_weight,
                     anchor_kl=args.anchor_kl, discard_head=args.discard_head or 0,
+                    play_temperature=args.play_temperature,
                     eval_deals=args.eval_deals, seed=args.seed, workers=args.workers)
     final = run(plan, Path(args.out), progress=not args.quiet)
     print(f"the last round's network: {final} (ppo:{args.out} plays it)")

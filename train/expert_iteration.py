@@ -6,7 +6,8 @@ met, and the network learns the search's moves; the next round's network plays a
 One round (``run_round``), in the spirit of ExIt (Anthony, Tian & Barber 2017) with
 determinized worlds:
 
-1. **Play**: the round's network (sampling its moves, as in training) plays
+1. **Play**: the round's network (sampling its moves at ``play_temperature``: 1 as in
+   training, or the temperature a bot ships with, so the labels meet its states) plays
    ``decisions`` decisions of fresh deals, in ``LABEL_SHARDS`` independent parts on
    ``workers`` processes; the same bytes for any ``workers``.
 2. **Label**: the labeller, a search agent (``pimc:...``: rollouts over worlds sampled
@@ -81,6 +82,7 @@ class ExitPlan:
     deviation_weight: int = 1  # labels that overrule the round's network count this often
     anchor_kl: float = 0.0  # weight of KL(round's network || new) in the distillation
     discard_head: int = 0  # > 0: a discard head of that width joins the network first
+    play_temperature: float = 1.0  # the network samples its own deals' moves at this
     deals_at_once: int = 16  # per part: a part drops the deals still running when it has
     # its decisions, so fewer deals at once waste fewer labels (pimc labels one row at a time)
 
@@ -108,9 +110,10 @@ def round_dir(out: pathlib.Path, r: int) -> pathlib.Path:
 
 def label_part(rules: RuleSet, checkpoint: str, labeller: str, decisions: int, seed: int,
                first_deal: int, gamma: float, reward: str, deals_at_once: int = 16,
-               bar: Any = None) -> Any:
-    """One part of a round's labels: ``checkpoint``'s network plays, ``labeller`` labels
-    (``train.imitation.collect`` with a driver); raw observations, no features yet."""
+               temperature: float = 1.0, bar: Any = None) -> Any:
+    """One part of a round's labels: ``checkpoint``'s network plays (sampling at
+    ``temperature``), ``labeller`` labels (``train.imitation.collect`` with a driver); raw
+    observations, no features yet."""
     import torch
 
     from agents.learned import legacy
@@ -120,7 +123,7 @@ def label_part(rules: RuleSet, checkpoint: str, labeller: str, decisions: int, s
     torch.set_num_threads(1)
     labeller = labeller.replace(NETWORK, checkpoint)
     model = legacy.load_model(checkpoint, device="cpu")
-    driver = PPOPolicy(model.policy, "exit", rules=rules)
+    driver = PPOPolicy(model.policy, "exit", rules=rules, temperature=temperature)
     return collect(rules, labeller, decisions, seed, gamma, reward, num_deals=deals_at_once,
                    driver=driver, first_deal=first_deal, bar=bar)
 
@@ -142,7 +145,8 @@ def round_labels(plan: ExitPlan, cfg: PPOConfig, r: int, checkpoint: pathlib.Pat
     jobs = [{"rules": cfg.rules(), "checkpoint": str(checkpoint),
              "labeller": anchored(plan.labeller, plan.anchor),
              "decisions": per_part, "seed": seed, "first_deal": part * _SHARD_DEALS,
-             "gamma": cfg.gamma, "reward": cfg.reward, "deals_at_once": plan.deals_at_once}
+             "gamma": cfg.gamma, "reward": cfg.reward, "deals_at_once": plan.deals_at_once,
+             "temperature": plan.play_temperature}
             for part in todo]
     bar = progress_bar(per_part * len(todo), progress)
     in_processes(label_part, jobs, plan.workers, bar,

@@ -25,10 +25,11 @@ def plan_for(run_dir, **changes):
                              "workers": 1, "deals_at_once": 2, **changes})
 
 
-def labels(tiny_run, seed):
+def labels(tiny_run, seed, temperature=1.0):
     cfg, result = tiny_run
     return exit_.label_part(cfg.rules(), str(resolve_checkpoint(result.run_dir)), LABELLER,
-                            20, seed, 0, cfg.gamma, cfg.reward, deals_at_once=2)
+                            20, seed, 0, cfg.gamma, cfg.reward, deals_at_once=2,
+                            temperature=temperature)
 
 
 def test_labels__a_seed_gives_the_same_labels_another_seed_other_deals(tiny_run):
@@ -40,6 +41,15 @@ def test_labels__a_seed_gives_the_same_labels_another_seed_other_deals(tiny_run)
     assert legal[np.arange(len(first)), first.action].all()  # every label a legal move
     searched = (first.action < A.MELD_BASE) | (first.action >= A.DISCARD_BASE)
     assert searched.any() and (~searched).any()  # draws/discards searched, lays planned
+
+
+def test_labels__the_network_plays_its_deals_at_the_play_temperature(tiny_run):
+    # over a few decisions a tiny network's draws at 1 and at 0.25 can all coincide; its
+    # likeliest move (t = 0) cannot
+    cooler, again, hot = labels(tiny_run, 5, 0.0), labels(tiny_run, 5, 0.0), labels(tiny_run, 5)
+    np.testing.assert_array_equal(cooler.obs, again.obs)
+    assert cooler.obs.shape != hot.obs.shape or not np.array_equal(cooler.obs, hot.obs)
+    assert exit_.ExitPlan(init="x").play_temperature == 1.0  # as in training, and old runs
 
 
 def _forget_after_labels(out, r):
@@ -167,6 +177,9 @@ def test_anchor_kl__the_distilled_network_stays_nearer_the_rounds_network(tiny_r
     (["--rounds", "0"], "argument --rounds: must be positive, got 0"),
     (["--decisions", "-3"], "argument --decisions: must be positive, got -3"),
     (["--discard-head", "0"], "argument --discard-head: must be positive, got 0"),
+    (["--play-temperature", "-0.5"],
+     "argument --play-temperature: must be a finite number >= 0, got -0.5"),
+    (["--play-temperature", "hot"], "argument --play-temperature: expected a number, got 'hot'"),
 ])
 def test_cli__bad_numbers_are_argparses_one_line_error(tmp_path, capsys, argv, message):
     with pytest.raises(SystemExit) as stop:
