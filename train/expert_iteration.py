@@ -36,11 +36,10 @@ determinized worlds:
 
 Everything a round makes is kept in ``OUT/round_N/`` (label parts, ``model.zip``,
 ``learned.json``, ``eval.json``), so a killed run, started again with the same
-arguments, resumes at the first round it had not finished (each label part is kept as soon as it
-is played, so a round killed midway plays only its missing parts again), and the same
-seed gives the same labels and networks. The
-network keeps the init run's config (rules, features, priors): ``OUT/config.yaml``, so
-``ppo:OUT`` plays it.
+arguments, resumes at the first round it had not finished (each label part is kept as
+soon as it is played, so a round killed midway plays only its missing parts again), and
+the same seed gives the same labels and networks. The network keeps the init run's
+config (rules, features, priors): ``OUT/config.yaml``, so ``ppo:OUT`` plays it.
 """
 
 from __future__ import annotations
