@@ -43,12 +43,13 @@ def in_processes(fn: Callable[..., Any], jobs: list[dict[str, Any]], workers: in
             min(workers, len(jobs)), mp_context=context, initializer=die_with_parent) as pool:
         ticks = manager.Queue()
         futures = [pool.submit(fn, **job, bar=_QueueBar(ticks)) for job in jobs]
+        job_of = {future: i for i, future in enumerate(futures)}
         pending: set[cf.Future[Any]] = set(futures)
         while pending:
             finished, pending = cf.wait(pending, timeout=0.5)
             _drain(ticks, bar)
-            for future in sorted(finished, key=futures.index):
-                done(futures.index(future), future.result())
+            for future in sorted(finished, key=job_of.__getitem__):
+                done(job_of[future], future.result())
         results = [future.result() for future in futures]
     bar.close()
     return results
