@@ -82,6 +82,33 @@ def test_play_match__chunk_scope_is_reproducible():
     np.testing.assert_array_equal(runs[0].scores, runs[1].scores)
 
 
+class ThreadCounter(RandomPolicy):
+    """Random play that notes torch's thread count each time it acts."""
+
+    def __init__(self):
+        super().__init__()
+        self.seen = set()
+
+    def act_batch(self, obs, mask, rng):
+        import torch
+
+        self.seen.add(torch.get_num_threads())
+        return super().act_batch(obs, mask, rng)
+
+
+def test_play_match__networks_act_on_one_torch_thread_and_the_count_comes_back():
+    torch = pytest.importorskip("torch")
+    before = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        counter = ThreadCounter()
+        play_match(preset("cz"), [counter, RandomPolicy()], SEEDS[:2], rng_scope="chunk")
+        assert counter.seen == {1}  # small batches: more threads only contend for the cores
+        assert torch.get_num_threads() == 2
+    finally:
+        torch.set_num_threads(before)
+
+
 class Illegal(RandomPolicy):
     name = "cheater"
 
