@@ -184,8 +184,9 @@ def one_torch_thread() -> Iterator[None]:
     The networks of a match act on small batches (the rows of one seat at one step), where
     more threads mostly wait on each other; and the worker processes of ``zolik eval
     --workers N``, or a run beside the match, would each start a thread per core. Measured
-    on a 2-core machine with one core busy: a match played 6x faster on one thread, with
-    the same games. torch is not imported here: a match of agents without it sets nothing.
+    on a 2-core machine with one core busy: ``zolik eval`` of two networks and the planner
+    ran about 3x faster, with the same games (``docs/eval.md``). torch is not imported
+    here: a match of agents without it sets nothing.
     """
     torch = sys.modules.get("torch")
     if torch is None:
