@@ -25,9 +25,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="duplicate deals per baseline for the strength table (default 400)")
     parser.add_argument("--note", default="", help="a sentence for the model card")
     parser.add_argument("--temperature", type=float, default=1.0,
-                        help="the play temperature pretrained:NAME samples its moves at, "
-                        "above 0 (default 1: the network's own distribution; below 1 "
-                        "sharper); the card's sample rows are measured at it")
+                        help="the play temperature pretrained:NAME samples its moves at "
+                        "(default 1: the network's own distribution; below 1 sharper; 0: "
+                        "it plays its likeliest move); the card's rows are measured at it")
     parser.add_argument("--list", action="store_true", help="list the bots that ship")
     parser.add_argument("--force", action="store_true",
                         help="replace a bot that ships already (its three files, as a set)")
@@ -50,7 +50,8 @@ def show_bots() -> int:
             modes.setdefault(r.get("play", "sample"), []).append(
                 f"vs {r['opponent']} {r['score_diff']:+.1f}")
         t = float(meta.get("temperature", 1.0))
-        label = {"sample": "sample" if t == 1.0 else f"sample at t={t:g}"}
+        label = {"sample": "sample" if t == 1.0 else f"sample at t={t:g}",
+                 "argmax": "argmax (as it plays)" if t == 0.0 else "argmax"}
         scores = "; ".join(f"{label.get(mode, mode)}: {', '.join(rows)}"
                            for mode, rows in modes.items())
         margin = meta.get("best_response", {}).get("margin")
@@ -100,7 +101,8 @@ def main(argv: list[str]) -> int:
 
     export(args.run, args.name, args.deals, note=args.note, force=args.force,
            temperature=args.temperature)  # a bad temperature: a ValueError, one line
-    at = "" if args.temperature == 1.0 else f" (sampling at temperature {args.temperature:g})"
+    at = ("" if args.temperature == 1.0 else " (playing its likeliest move)"
+          if args.temperature == 0.0 else f" (sampling at temperature {args.temperature:g})")
     print(f"wrote agents/learned/bots/{args.name}.pt, .json and .md: "
           f"play it as pretrained:{args.name}{at}")
     return 0

@@ -46,12 +46,10 @@ def export(run_dir: str | pathlib.Path, name: str, deals: int = 400,
            force: bool = False, temperature: float = 1.0) -> dict[str, Any]:
     """Write the bot files for the run's final checkpoint as a set; the ``NAME.json``
     contents. ``temperature``: the play temperature ``pretrained:NAME`` samples at (its
-    ``sample`` rows are measured at it; above 0). ``ValueError`` when the bot ships
-    already and ``force`` is not given, or for a bad temperature."""
+    ``sample`` rows are measured at it); 0 makes the bot play its likeliest move, and
+    its card has ``argmax`` rows alone. ``ValueError`` when the bot ships already and
+    ``force`` is not given, or for a bad temperature."""
     temperature = ppo_agent.check_temperature(temperature, "--temperature")
-    if temperature == 0.0:
-        raise ValueError("--temperature 0 would make the bot's sampled play its likeliest "
-                         "move, which pretrained:NAME:argmax already is: give one above 0")
     out_dir = pathlib.Path(out_dir)
     finish_interrupted(out_dir)
     shipped = [out_dir / f"{name}{suffix}" for suffix in BOT_FILES
@@ -74,7 +72,7 @@ def export(run_dir: str | pathlib.Path, name: str, deals: int = 400,
                                            f"pretrained:{name}", deterministic=argmax,
                                            rules=rules, temperature=temperature),
         rules, opponents, deals, int(model.num_timesteps), cfg.seed, EXPORT_SEED_START,
-        PLAY_MODES, progress=True)
+        played_modes(temperature), progress=True)
     print(format_table(rows))
     meta = {**ppo_agent.rules_meta(rules), "source": str(checkpoint),
             "steps": int(model.num_timesteps), "config": cfg.exp_name, "seed": cfg.seed,
@@ -86,6 +84,12 @@ def export(run_dir: str | pathlib.Path, name: str, deals: int = 400,
     (stage / f"{name}.md").write_text(model_card(name, meta, run, note))
     commit(out_dir, name)
     return meta
+
+
+def played_modes(temperature: float) -> tuple[str, ...]:
+    """The play modes a bot's card measures: both, or ``argmax`` alone for a bot that
+    plays its likeliest move (its sampled play would repeat those rows)."""
+    return ("argmax",) if temperature == 0.0 else PLAY_MODES
 
 
 def commit(out_dir: pathlib.Path, name: str) -> None:
@@ -289,9 +293,7 @@ A MaskablePPO actor-critic for {meta['rules']} with {meta['num_players']} player
 **Strength.** {meta['deals']} duplicate deals per baseline (each deal once per seat
 rotation) on held-out seeds from {meta['seed_start']:,}, played from the shipped file;
 score difference in points per deal (bot minus baseline) and win share, 95% cluster
-bootstrap intervals (play: `sample` draws its moves from the policy{_at(meta)}, as
-`pretrained:{name}` does; `argmax` always plays its likeliest move, as
-`pretrained:{name}:argmax` does):
+bootstrap intervals ({_play_modes(name, meta)}):
 
 | play | opponent | score difference | win share |
 |---|---|---|---|
@@ -300,8 +302,26 @@ bootstrap intervals (play: `sample` draws its moves from the policy{_at(meta)}, 
 {best_response_paragraph(meta['best_response'])}
 
 Play it: `zolik eval --agents pretrained:{name} planner{flags} --deals 100`
-(`pretrained:{name}:argmax` plays the most likely move instead of sampling).{options}
+{_other_play(name, meta)}{options}
 """
+
+
+def _play_modes(name: str, meta: dict[str, Any]) -> str:
+    """The card's key to its ``play`` column."""
+    if float(meta.get("temperature", 1.0)) == 0.0:
+        return (f"play: `argmax` always plays its likeliest move, as `pretrained:{name}` "
+                f"does")
+    return (f"play: `sample` draws its moves from the policy{_at(meta)}, as "
+            f"`pretrained:{name}` does; `argmax` always plays its likeliest move, as "
+            f"`pretrained:{name}:argmax` does")
+
+
+def _other_play(name: str, meta: dict[str, Any]) -> str:
+    """The card's line on the bot's other way to play."""
+    if float(meta.get("temperature", 1.0)) == 0.0:
+        return (f"(it plays its likeliest move; `pretrained:{name}:t=1` samples from the "
+                f"policy instead).")
+    return f"(`pretrained:{name}:argmax` plays the most likely move instead of sampling)."
 
 
 def _at(meta: dict[str, Any]) -> str:

@@ -346,11 +346,32 @@ def test_export__a_play_temperature_is_saved_measured_and_played(exported, tmp_p
     share = np.bincount(drawn, minlength=5)[[0, 2, 4]] / len(drawn)
     np.testing.assert_allclose(share, np.array([4, 25, 9]) / 38, atol=0.015)
     for bad, named in ((-1, "--temperature: play temperature -1"),
-                       (0, "--temperature 0 would make")):
+                       (float("nan"), "--temperature: play temperature nan")):
         with pytest.raises(ValueError, match=named):
             export(result.run_dir, "bad", deals=2, opponents=("random",), out_dir=tmp_path,
                    temperature=bad)
     assert not (tmp_path / "bad.pt").exists()
+
+
+def test_export__at_temperature_0_the_bot_plays_its_likeliest_move_and_says_so(
+        exported, tmp_path, capsys):
+    cfg, result, _, _ = exported
+    rules = cfg.rules()
+    meta = export(result.run_dir, "top", deals=2, opponents=("random",), out_dir=tmp_path,
+                  temperature=0)
+    assert [(r["play"], r["opponent"]) for r in meta["strength"]] == [("argmax", "random")]
+    card = (tmp_path / "top.md").read_text()
+    assert "`argmax` always plays its likeliest move, as `pretrained:top` does" in card
+    assert "| sample |" not in card and "`pretrained:top:t=1` samples" in card
+    saved = torch.load(tmp_path / "top.pt", weights_only=True)
+    assert pretrained.temperature(saved) == 0.0
+    bot = ppo_agent.PPOPolicy(pretrained.unpack(saved, rules, "top"), "bot", rules=rules,
+                              temperature=pretrained.temperature(saved))
+    obs, mask = _some_states(rules, 256)
+    want = np.where(mask, bot.probabilities(obs, mask), -1.0).argmax(1)
+    for seed in (1, 2):  # no draw: the same move whatever the generator
+        np.testing.assert_array_equal(bot.act_batch(obs, mask, np.random.default_rng(seed)),
+                                      want)
 
 
 def test_pretrained__the_spec_chooses_the_temperature_and_names_it():
