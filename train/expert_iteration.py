@@ -278,7 +278,8 @@ def distil(plan: ExitPlan, cfg: PPOConfig, r: int, labels: list[Any],
     model = legacy.load_model(checkpoint, device="cpu")
     anchor = legacy.load_model(checkpoint, device="cpu").policy if plan.anchor_kl else None
     if plan.discard_head:
-        with_discard_head(model, plan.discard_head, cfg.rules())
+        with_discard_head(model, plan.discard_head, cfg.rules(),
+                          seed=plan.seed * ROUND_SEED_STRIDE + r)
     report = clone(model.policy, concat(*labels), epochs=plan.epochs,
                    learning_rate=plan.learning_rate, seed=plan.seed * ROUND_SEED_STRIDE + r,
                    progress=progress, anchor=anchor, anchor_kl=plan.anchor_kl,

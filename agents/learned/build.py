@@ -78,17 +78,23 @@ def add_discard_head(policy: LeanMaskablePolicy, head: dict[str, Any]) -> None:
         policy.parameters(), lr=policy.optimizer.defaults["lr"], **policy.optimizer_kwargs)
 
 
-def with_discard_head(model: Any, width: int, rules: RuleSet) -> None:
+def with_discard_head(model: Any, width: int, rules: RuleSet, seed: int = 0) -> None:
     """Give a loaded model's network (a sb3-contrib ``MaskablePPO``) a discard head of
     ``width`` units (``agents.learned.discard_head``) unless it has one; a new head changes
-    no move until trained. The model's ``policy_kwargs`` follow, since a saved model is
+    no move until trained. Its hidden layers start from ``seed`` alone, not from torch's
+    global generator, whose state depends on what the process drew before (a resumed run
+    draws differently). The model's ``policy_kwargs`` follow, since a saved model is
     rebuilt from them."""
+    import torch
+
     from agents.learned.discard_head import head_spec
 
     policy = model.policy
     if (policy.discard_prior_spec or {}).get("head"):
         return
-    add_discard_head(policy, head_spec(rules, width))
+    with torch.random.fork_rng(devices=[]):  # the caller's generator is left as it was
+        torch.manual_seed(seed)
+        add_discard_head(policy, head_spec(rules, width))
     model.policy_kwargs = {**model.policy_kwargs, "discard_prior": policy.discard_prior_spec,
                            "net_spec": spec_of(policy, rules).to_dict()}
 

@@ -1,13 +1,15 @@
 """agents.learned.discard_head: one small network shared by the card kinds that scores each
 discard; a new head changes no move, it reads each card's own situation, and it saves."""
 
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 import torch
 
 from agents import obs_view as ov
 from agents.features.hand_features import augment
-from agents.learned.build import add_discard_head, network
+from agents.learned.build import add_discard_head, network, with_discard_head
 from agents.learned.discard_head import CARD_INPUTS, NEIGHBOURS, head_spec
 from agents.learned.ppo_joint import joint_key
 from tests.agents.networks import spec_net
@@ -124,3 +126,24 @@ def test_bad_heads_are_refused_in_one_line():
         add_discard_head(spec_net([32], rule_set, FEATURES), head_spec(rule_set, 8))
     with pytest.raises(ValueError, match="already has a discard head"):
         add_discard_head(head_net(rule_set), head_spec(rule_set, 8))
+
+
+def test_with_discard_head__its_seed_alone_sets_the_new_head_s_weights():
+    """A round's new head starts the same whatever the process drew before (a resumed
+    run draws differently), and the caller's generator goes on as if nothing was drawn."""
+    rule_set = rules.preset("cz", num_players=2)
+
+    def headed(seed, drawn_before):
+        model = SimpleNamespace(policy=spec_net([32], rule_set, FEATURES, discard_prior=True),
+                                policy_kwargs={})
+        torch.manual_seed(7)
+        torch.rand(drawn_before)
+        state = torch.random.get_rng_state()
+        with_discard_head(model, 8, rule_set, seed=seed)
+        assert torch.equal(torch.random.get_rng_state(), state), "the caller's draws moved"
+        return [p.detach().clone() for p in model.policy.discard_prior.head.parameters()]
+
+    first, after_other_draws, other_seed = headed(3, 0), headed(3, 5), headed(4, 0)
+    for a, b in zip(first, after_other_draws, strict=True):
+        assert torch.equal(a, b)
+    assert not torch.equal(first[0], other_seed[0])
