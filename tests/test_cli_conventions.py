@@ -42,7 +42,10 @@ def test_export_list__labels_sample_and_argmax(capsys):
     for line in lines:  # each bot's best-response margin, or that it is not measured
         name = line.split()[0].partition(":")[2]
         t = float(pretrained.card(name).get("temperature", 1.0))  # the sampled rows' own
-        assert ("sample: vs random" if t == 1.0 else f"sample at t={t:g}: vs random") in line
+        label = ("sample" if t == 1.0 else "argmax (as it plays)" if t == 0.0
+                 else f"sample at t={t:g}")
+        assert f"{label}: vs random" in line
+        assert (t == 0.0) == ("sample" not in line)  # a bot at 0 has no sampled rows
         margin = pretrained.card(name)["best_response"]["margin"]
         assert ("a best response to it: not measured" in line) == (margin is None)
         if margin is not None:
