@@ -308,7 +308,7 @@ Play it: `zolik eval --agents pretrained:{name} planner{flags} --deals 100`
 
 def _play_modes(name: str, meta: dict[str, Any]) -> str:
     """The card's key to its ``play`` column."""
-    if float(meta.get("temperature", 1.0)) == 0.0:
+    if pretrained.temperature(meta) == 0.0:
         return (f"play: `argmax` always plays its likeliest move, as `pretrained:{name}` "
                 f"does")
     return (f"play: `sample` draws its moves from the policy{_at(meta)}, as "
@@ -318,7 +318,7 @@ def _play_modes(name: str, meta: dict[str, Any]) -> str:
 
 def _other_play(name: str, meta: dict[str, Any]) -> str:
     """The card's line on the bot's other way to play."""
-    if float(meta.get("temperature", 1.0)) == 0.0:
+    if pretrained.temperature(meta) == 0.0:
         return (f"(it plays its likeliest move; `pretrained:{name}:t=1` samples from the "
                 f"policy instead).")
     return f"(`pretrained:{name}:argmax` plays the most likely move instead of sampling)."
@@ -326,7 +326,7 @@ def _other_play(name: str, meta: dict[str, Any]) -> str:
 
 def _at(meta: dict[str, Any]) -> str:
     """`` at play temperature T`` for a bot that samples at a temperature other than 1."""
-    t = float(meta.get("temperature", 1.0))
+    t = pretrained.temperature(meta)
     return "" if t == 1.0 else (f" at play temperature {t:g} (each move's probability to "
                                 f"the power {1 / t:g}, renormalized)")
 

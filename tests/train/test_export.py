@@ -354,7 +354,7 @@ def test_export__a_play_temperature_is_saved_measured_and_played(exported, tmp_p
 
 
 def test_export__at_temperature_0_the_bot_plays_its_likeliest_move_and_says_so(
-        exported, tmp_path, capsys):
+        exported, tmp_path):
     cfg, result, _, _ = exported
     rules = cfg.rules()
     meta = export(result.run_dir, "top", deals=2, opponents=("random",), out_dir=tmp_path,
