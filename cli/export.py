@@ -49,7 +49,7 @@ def show_bots() -> int:
         for r in meta["strength"]:
             modes.setdefault(r.get("play", "sample"), []).append(
                 f"vs {r['opponent']} {r['score_diff']:+.1f}")
-        t = float(meta.get("temperature", 1.0))
+        t = pretrained.temperature(meta)
         label = {"sample": "sample" if t == 1.0 else f"sample at t={t:g}",
                  "argmax": "argmax (as it plays)" if t == 0.0 else "argmax"}
         scores = "; ".join(f"{label.get(mode, mode)}: {', '.join(rows)}"
