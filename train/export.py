@@ -333,9 +333,13 @@ def _at(meta: dict[str, Any]) -> str:
 
 def training_paragraph(run: pathlib.Path, steps: int) -> str:
     """How a run's network was trained, for its model card: a PPO run's warm start and
-    recipe, or an expert-iteration run's rounds and the network it started from."""
+    recipe, an expert-iteration run's rounds and the network it started from, or, for a
+    copy of a shipped bot (``train.bot_run.run_of_bot``: exported again, e.g. at another
+    play temperature), that bot's own paragraph, as its card gave it."""
     if (run / "exit.json").exists():
         return _exit_paragraph(run)
+    if (run / "bot.json").exists():
+        return json.loads((run / "bot.json").read_text()).get("training", "(not recorded)")
     warm = run / "warm_start.json"
     teacher = json.loads(warm.read_text()) if warm.exists() else None
     start = (f"a warm start imitating `{teacher['teacher']}` ({teacher['samples']:,} decisions, "

@@ -22,6 +22,7 @@ from train.bot_run import run_of_bot
 from train.export import (
     BEST_RESPONSE_PARAGRAPH,
     best_response_paragraph,
+    card_training,
     export,
     record_best_response,
     rules_flags,
@@ -157,6 +158,16 @@ def test_training_paragraph__an_exit_run_names_its_rounds_and_the_bot_it_started
                          f"bot.")
     assert before.startswith(f"`zolik train` (run `tiny`, seed 3): PPO self-play against an "
                              f"opponent pool for {meta['steps']:,} learner steps")
+
+
+def test_training_paragraph__a_copy_of_a_shipped_bot_keeps_its_card_s_paragraph(
+        exported, tmp_path):
+    """A bot exported again from its copy (at another play temperature) is still the
+    network its card's training paragraph describes, not an untrained-looking run."""
+    cfg, _, out, _ = exported
+    copy = run_of_bot("tiny", cfg, tmp_path / "copy", bots=out)
+    assert training_paragraph(copy, 0) == card_training("tiny", out)
+    assert card_training("tiny", out).startswith("`zolik train` (run `tiny`, seed 3)")
 
 
 @pytest.mark.parametrize("name", pretrained.names())
