@@ -251,7 +251,7 @@ def cmd_kinds(args: argparse.Namespace) -> int:
 
     _positive(args.deals, "--deals", "kinds")
     rule_set, out = _rules_and_out(args, [args.agent], "kinds")
-    rows = study(rule_set, args.agent, args.deals)
+    rows = study(rule_set, args.agent, args.deals, progress=True)
     print(format_rows(rows, args.agent))
     path = out / "move_kinds.json"
     path.write_text(json.dumps({"agent": args.agent, "preset": args.preset,

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from tqdm import tqdm
 
 from agents.base import is_oracle_policy, is_search_policy
 from agents.kind_swap import KINDS, KindSwap
@@ -35,10 +36,11 @@ KINDS_SEED_START = EVAL_SEED_START + 4_000_000  # held-out deals of their own
 
 
 def study(rules: RuleSet, agent: str, deals: int, seed_start: int = KINDS_SEED_START,
-          kinds: Sequence[str] = tuple(KINDS)) -> list[dict[str, Any]]:
+          kinds: Sequence[str] = tuple(KINDS), progress: bool = False) -> list[dict[str, Any]]:
     """One row per kind: ``kind``, ``moves`` (per deal), ``differ`` (share) and
     ``worth`` (points per deal, with ``low`` and ``high``); first a row ``all`` with the
-    agent's margin on the planner."""
+    agent's margin on the planner. ``progress``: a bar over the matches (one, then one per
+    kind)."""
     unknown = sorted(set(kinds) - set(KINDS))
     if unknown:
         raise ValueError(f"kinds {unknown}: choose from {', '.join(KINDS)}")
@@ -48,8 +50,10 @@ def study(rules: RuleSet, agent: str, deals: int, seed_start: int = KINDS_SEED_S
                          f"an oracle): its moves cannot be swapped for the planner's")
     seeds = np.arange(seed_start, seed_start + deals)
     planner = make_agent("planner", rules)
+    bar = tqdm(total=1 + len(kinds), desc="matches", unit="match", disable=not progress)
     base = KindSwap(make_agent(agent, rules), make_agent("planner", rules))
     match = play_match(rules, [base, planner], seeds)
+    bar.update()
     margin, played = pair_difference(match), deals * match.rotations.shape[0]
     rows = [{"kind": "all", "moves": float(base.moves.sum() / played),
              "differ": float(base.differ.sum() / max(base.moves.sum(), 1)),
@@ -59,9 +63,11 @@ def study(rules: RuleSet, agent: str, deals: int, seed_start: int = KINDS_SEED_S
         k = names.index(kind)
         swapped = KindSwap(make_agent(agent, rules), make_agent("planner", rules), [k])
         other = pair_difference(play_match(rules, [swapped, planner], seeds))
+        bar.update()
         rows.append({"kind": kind, "moves": float(base.moves[k] / played),
                      "differ": float(base.differ[k] / max(base.moves[k], 1)),
                      **_worth(margin - other)})
+    bar.close()
     return rows
 
 
