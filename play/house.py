@@ -107,6 +107,13 @@ class House:
                                        mp_context=multiprocessing.get_context("spawn"))
         return ThreadPoolExecutor(max_workers=REPLAY_SLOTS, thread_name_prefix="zolik-replay")
 
+    def warm_replay_readers(self) -> None:
+        """Start the replay readers and load them (``warm_reader``), at a server's start
+        rather than on its first replay request."""
+        if self.replay_processes:
+            for _ in range(REPLAY_SLOTS):
+                self.replay_pool.submit(warm_reader)
+
     async def run(self, work: Callable[[], Any], timeout: float | None = None,
                   busy: str = "the server is busy; try again shortly",
                   pool: Executor | None = None) -> Any:
@@ -259,6 +266,17 @@ def start_reader(server: int) -> None:
     second of its server (a killed server leaves no reader behind)."""
     os.nice(REPLAY_NICE)
     threading.Thread(target=_follow, args=(server,), daemon=True).start()
+
+
+def warm_reader() -> None:
+    """Read one short replay: a reader's imports and compiled kernels load before the
+    first request waits on them. A cold reader, niced on a busy machine, could take longer
+    than ``REPLAY_WAIT_S`` to start, and its first request got a 503."""
+    from play.view import replay_json
+    from zolik_env.envs import replay
+    from zolik_env.rummy import options
+
+    replay_json(replay.record_random(options.preset("cz"), 0).dumps())
 
 
 def _follow(server: int) -> None:

@@ -42,9 +42,10 @@ saved and come back on the next request.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import pathlib
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from typing import Any
 
 from starlette.applications import Starlette
@@ -317,9 +318,14 @@ def create_app(folder: pathlib.Path, defaults: dict[str, Any] | None = None,
         *(Route(path, guarded(handler), methods=methods) for path, handler, methods in api),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+        tables.warm_replay_readers()  # a served app's start (a bare TestClient has none)
+        yield
+
     app = Starlette(routes=routes, exception_handlers={HttpError: _http_error, 404: _no_page,
                                         405: _no_page},
-                    middleware=[Middleware(Budget, hosts=list(hosts))])
+                    middleware=[Middleware(Budget, hosts=list(hosts))], lifespan=lifespan)
     app.state.games = tables.games  # the live games by id (tests reach a table through it)
     app.state.dice_games = tables.dice_games
     app.state.tables = tables

@@ -116,6 +116,21 @@ def test_kill_9__the_replay_readers_leave_with_the_server(served):
     assert not [p for p in readers if _alive(p)]
 
 
+def test_the_replay_readers_start_with_the_server_before_any_replay(served):
+    # a reader started by its first request, niced on a busy machine, could take longer
+    # than the replay's wait to load: the server starts and warms them itself
+    port, process = served
+    assert call(port, "GET", "/api/settings")[0] == 200
+    end = time.monotonic() + 60
+    while time.monotonic() < end and len(_readers(process.pid)) < house.REPLAY_SLOTS:
+        time.sleep(0.2)
+    assert len(_readers(process.pid)) >= house.REPLAY_SLOTS
+
+
+def _readers(pid: int) -> list[int]:
+    return [p for p in load.family(pid) if p != pid and _alive(p)]
+
+
 def test_load__paced_clients_send_at_the_rate_asked(served):
     stats, errors, took = load.run(f"http://127.0.0.1:{served[0]}", 4, 3.0,
                                    load.sample_replay(), rate=20.0)
