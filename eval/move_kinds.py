@@ -50,24 +50,23 @@ def study(rules: RuleSet, agent: str, deals: int, seed_start: int = KINDS_SEED_S
                          f"an oracle): its moves cannot be swapped for the planner's")
     seeds = np.arange(seed_start, seed_start + deals)
     planner = make_agent("planner", rules)
-    bar = tqdm(total=1 + len(kinds), desc="matches", unit="match", disable=not progress)
-    base = KindSwap(make_agent(agent, rules), make_agent("planner", rules))
-    match = play_match(rules, [base, planner], seeds)
-    bar.update()
-    margin, played = pair_difference(match), deals * match.rotations.shape[0]
-    rows = [{"kind": "all", "moves": float(base.moves.sum() / played),
-             "differ": float(base.differ.sum() / max(base.moves.sum(), 1)),
-             **_worth(margin)}]
-    names = list(KINDS)
-    for kind in kinds:
-        k = names.index(kind)
-        swapped = KindSwap(make_agent(agent, rules), make_agent("planner", rules), [k])
-        other = pair_difference(play_match(rules, [swapped, planner], seeds))
+    with tqdm(total=1 + len(kinds), desc="matches", unit="match", disable=not progress) as bar:
+        base = KindSwap(make_agent(agent, rules), make_agent("planner", rules))
+        match = play_match(rules, [base, planner], seeds)
         bar.update()
-        rows.append({"kind": kind, "moves": float(base.moves[k] / played),
-                     "differ": float(base.differ[k] / max(base.moves[k], 1)),
-                     **_worth(margin - other)})
-    bar.close()
+        margin, played = pair_difference(match), deals * match.rotations.shape[0]
+        rows = [{"kind": "all", "moves": float(base.moves.sum() / played),
+                 "differ": float(base.differ.sum() / max(base.moves.sum(), 1)),
+                 **_worth(margin)}]
+        names = list(KINDS)
+        for kind in kinds:
+            k = names.index(kind)
+            swapped = KindSwap(make_agent(agent, rules), make_agent("planner", rules), [k])
+            other = pair_difference(play_match(rules, [swapped, planner], seeds))
+            bar.update()
+            rows.append({"kind": kind, "moves": float(base.moves[k] / played),
+                         "differ": float(base.differ[k] / max(base.moves[k], 1)),
+                         **_worth(margin - other)})
     return rows
 
 
