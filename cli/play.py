@@ -79,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
         "preset": args.preset, "players": args.players, "opponents": args.opponents,
         "match": args.match, "humans": args.humans, "options": rule_options,
         **({"seed": args.seed} if args.seed is not None else {})},
-        hosts=[args.host, *args.allow_host])
+        hosts=[args.host, *args.allow_host], warm_readers=True)
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
     url = f"http://{shown}:{args.port}/"
     if args.host not in ("127.0.0.1", "localhost", "::1"):

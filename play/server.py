@@ -290,11 +290,14 @@ def guarded(handler: Callable[[Request], Awaitable[Response]]
 
 
 def create_app(folder: pathlib.Path, defaults: dict[str, Any] | None = None,
-               hosts: Iterable[str] = (), replay_processes: bool = True) -> Starlette:
+               hosts: Iterable[str] = (), replay_processes: bool = True,
+               warm_readers: bool = False) -> Starlette:
     """The app; games are saved in ``folder``; ``defaults`` fill a new game's settings
     (``preset``, ``players``, ``opponents``, ``seed``: what ``zolik play`` was given);
     ``hosts``: names the page may be opened under besides localhost and IP addresses;
-    ``replay_processes``: replays are read in processes of their own (else threads)."""
+    ``replay_processes``: replays are read in processes of their own (else threads);
+    ``warm_readers``: those processes start and load when the app starts (a server),
+    not on the first replay request."""
     tables = Tables(folder, dict(defaults or {}), replay_processes)
     api = [
         ("/api/dice", tables.new_dice, ["POST"]),
@@ -320,7 +323,8 @@ def create_app(folder: pathlib.Path, defaults: dict[str, Any] | None = None,
     ]
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
-        tables.warm_replay_readers()  # a served app's start (a bare TestClient has none)
+        if warm_readers:
+            tables.warm_replay_readers()
         yield
 
     app = Starlette(routes=routes, exception_handlers={HttpError: _http_error, 404: _no_page,
