@@ -35,6 +35,7 @@ REPLAY_WAIT_S = 10.0  # reading a replay for the viewer: at most this long, then
 REPLAY_SLOTS = 2  # replays read at once (each in a process of its own: ``replay_pool``)
 REPLAY_NICE = 10  # the replay readers' scheduling niceness (below the server's requests)
 REPLAY_QUEUE = 6  # replays waiting for a slot; one more is a 429 at once
+REPLAY_TOO_LONG = "the replay took too long to read"  # the 503 past REPLAY_WAIT_S
 SOLVER_WAIT_S = 5.0  # the dice solver's first build: the request waits this long, then 503
 FINISHED_IDLE_S = 60.0  # a finished game idle this long leaves memory (it is saved)
 LIVE_IDLE_S = 1800.0  # a live game idle this long leaves memory too
@@ -141,7 +142,7 @@ class House:
             raise HttpError(429, "too many replays are being read; try again shortly")
         self.replays_in += 1  # on the event loop's thread only: no lock needed
         try:
-            return await self.run(work, timeout, "the replay took too long to read",
+            return await self.run(work, timeout, REPLAY_TOO_LONG,
                                   self.replay_pool)
         except BrokenProcessPool:
             self.replay_pool = self.new_replay_pool()  # a reader died: start afresh

@@ -108,10 +108,16 @@ def test_kill_9__no_acknowledged_move_is_lost(server, tmp_path):
         again.wait()
 
 
-def test_load__a_short_run_of_many_clients_has_no_5xx(server):
+def test_load__a_short_run_of_many_clients_has_no_5xx_but_shed_replays(server):
     from play import load
+    from play.house import REPLAY_TOO_LONG
 
     stats, errors, _ = load.run(f"http://127.0.0.1:{server[0]}", 8, 4.0,
                                    load.sample_replay())
-    assert not errors, errors[:5]
+    # A replay not read within the server's limit is answered 503 by design: its readers
+    # are niced below the games, so on a machine whose cores other work holds (a second
+    # test worker) they may all be shed. Every other 5xx, and any dropped connection, is
+    # a fault.
+    answer = json.dumps({"error": REPLAY_TOO_LONG}, separators=(",", ":")).encode()
+    assert not [e for e in errors if e != f"replay: 503 {answer!r}"], errors[:5]
     assert {"move", "hint", "room", "join", "replay", "bad body", "view"} <= set(stats)
