@@ -23,6 +23,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+import numpy as np
 from starlette.requests import Request
 
 from play.budget import BudgetError
@@ -270,14 +271,17 @@ def start_reader(server: int) -> None:
 
 
 def warm_reader() -> None:
-    """Read one short replay: a reader's imports and compiled kernels load before the
-    first request waits on them. A cold reader, niced on a busy machine, could take longer
-    than ``REPLAY_WAIT_S`` to start, and its first request got a 503."""
-    from play.view import replay_json
-    from zolik_env.envs import replay
-    from zolik_env.rummy import options
+    """Load what reading a replay needs (the modules, the core's compiled kernels from
+    their cache) before a request waits on it: a reader started by its first request
+    spends seconds on that, more when niced on a busy machine. One move of one deal, so
+    that the warming itself takes little of a slot."""
+    import play.view  # noqa: F401  (the viewer's frames: what a reader runs)
+    from zolik_env.rummy import game, options
 
-    replay_json(replay.record_random(options.preset("cz"), 0).dumps())
+    rules = options.preset("cz")
+    state = game.init(rules, [0])
+    game.step(rules, state, game.sample_legal(game.legal_action_mask(rules, state),
+                                              np.random.default_rng(0)))
 
 
 def _follow(server: int) -> None:
