@@ -23,7 +23,6 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-import numpy as np
 from starlette.requests import Request
 
 from play.budget import BudgetError
@@ -275,6 +274,8 @@ def warm_reader() -> None:
     their cache) before a request waits on it: a reader started by its first request
     spends seconds on that, more when niced on a busy machine. One move of one deal, so
     that the warming itself takes little of a slot."""
+    import numpy as np
+
     import play.view  # noqa: F401  (the viewer's frames: what a reader runs)
     from zolik_env.rummy import game, options
 
