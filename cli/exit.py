@@ -101,8 +101,9 @@ def main(argv: list[str]) -> int:
     elif args.anchor == "network" and "prior=" in args.labeller:
         raise SystemExit(f"--labeller {args.labeller!r}: --anchor network makes the round's "
                          f"network the prior; give --anchor labeller to choose another")
-    else:
-        make_pimc(rules, argument)
+    else:  # anchored, the round's network is the prior: any other policy stands in for it
+        make_pimc(rules, argument if args.anchor == "labeller"
+                  else ",".join(filter(None, [argument, "prior=random"])))
     if bot_cfg:
         init = bot_run(bot, bot_cfg, Path(args.out) / "init")
     plan = ExitPlan(init=str(init), labeller=args.labeller, rounds=args.rounds,

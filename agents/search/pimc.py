@@ -24,7 +24,10 @@ At a decision with a real choice (the draw; the discard that ends the turn):
    small budget costs little strength. Half the budget goes to the halving (none when
    there is only one other candidate), the rest to the test.
 
-Every other decision (lays, lay-offs, joker swaps, UNDO) is the prior's move.
+Every other decision (lays, lay-offs, joker swaps, UNDO) is the prior's move; with
+``melds=1`` and a ``prior`` other than the rollout policy, the rollout policy's move
+challenges it there too (two candidates, the same test), so search labels a network's
+melds against the planner's as it does its draws and discards.
 
 With the planner as rollout policy this is a one-step policy improvement of the planner
 (Tesauro & Galperin's rollouts over sampled deals, as in Ginsberg's GIB for bridge).
@@ -44,7 +47,8 @@ Spec: ``pimc`` or ``pimc:KEY=VALUE,...`` with ``rollouts`` (default 32), ``secon
 ``policy`` (the rollout policy: ``random``, ``greedy``, ``planner`` (default),
 ``ppo:PATH`` or any agent spec that acts on observations), ``prior`` (the policy whose
 moves the search must beat, default the rollout policy), ``horizon`` (default 0: to the
-deal's end) and ``value`` (the network that values a truncated rollout), e.g.
+deal's end), ``value`` (the network that values a truncated rollout) and ``melds``
+(default 0; 1: search the prior's melds too, see above), e.g.
 ``pimc:rollouts=64,policy=greedy`` or, to improve a network on its own moves with
 planner rollouts (``train.expert_iteration``), ``pimc:prior=ppo:RUN/final.zip:argmax``.
 Each step of the search plays at least 2 worlds per candidate, so a small ``rollouts``
@@ -200,7 +204,7 @@ class PIMCPolicy:
 
     def __init__(self, rules: RuleSet, budget: Budget = Budget(),
                  policy: str = "planner", prior: str = "", horizon: int = 0,
-                 value: str = "") -> None:
+                 value: str = "", melds: bool = False) -> None:
         self.rules = rules
         self.budget = budget
         # its moves off-search, its rankings: ``prior`` when given, else the rollout policy
@@ -208,6 +212,10 @@ class PIMCPolicy:
         # another policy's move is a candidate too when the prior is not the rollout
         # policy's own network (its :argmax twin): e.g. the planner's, beside a network's
         self.second = bool(prior) and prior.removesuffix(":argmax") != policy
+        if melds and not self.second:
+            raise ValueError("pimc: melds=1 searches the prior's melds against the rollout "
+                             "policy's; give prior= a policy other than the rollout policy")
+        self.melds = melds  # the rollout policy's move challenges the prior's melds too
         self.rollout = _rollout_policy(policy, rules)  # own instance: caches see rollouts only
         self.penalty = hand_values(rules).astype(np.float64)
         self.horizon = horizon  # the searching seat's turns a rollout plays (0: all)
@@ -234,6 +242,9 @@ class PIMCPolicy:
             others = self.by_prior([a for a in DRAWS if mask[a]], obs, mask)
         elif move >= A.DISCARD_BASE:
             others = self.ranked_discards(obs, mask)
+        elif self.melds:  # a meld, lay-off, joker swap or UNDO: the rollout policy's move
+            return list(dict.fromkeys(
+                [move, int(self.rollout.act(obs, mask, np.random.default_rng(0)))]))
         else:
             return [move]
         if self.second:
@@ -312,7 +323,7 @@ NEEDS_INFO = ("agent 'pimc' searches over its seat's information state, which th
               "on an observation alone (e.g. in a training pool)")
 
 _KEYS = {"rollouts": int, "seconds": float, "candidates": int, "z": float, "policy": str,
-         "prior": str, "horizon": int, "value": str}
+         "prior": str, "horizon": int, "value": str, "melds": int}
 
 
 def _seed(rng: np.random.Generator) -> int:
@@ -362,5 +373,8 @@ def make(rules: RuleSet, argument: str = "") -> PIMCPolicy:
     horizon = int(number_value("pimc", "horizon", given.get("horizon", "0"), 0, int))
     if "value" in given and not horizon:
         raise ValueError("pimc: value= values truncated rollouts; give horizon=N too")
+    melds = given.get("melds", "0")
+    if melds not in ("0", "1"):
+        raise ValueError(f"pimc: melds={melds!r}: give 0 or 1")
     return PIMCPolicy(rules, budget_of("pimc", given), given.get("policy", "planner"),
-                      given.get("prior", ""), horizon, given.get("value", ""))
+                      given.get("prior", ""), horizon, given.get("value", ""), melds == "1")

@@ -131,6 +131,37 @@ def test_candidates__the_policy_move_first_then_draws_or_ranked_discards():
             assert options_ == [move]
 
 
+def meld_states(rules, prior, deals=6):
+    """States where ``prior`` (an agent) would meld, lay off, swap a joker or undo, with its
+    move and the planner's there."""
+    out = []
+    for state, _ in own_turn_states(rules, deals=deals, every=1):
+        obs, mask = _obs_mask(rules, state)
+        move = int(prior.act(obs, mask, np.random.default_rng(0)))
+        if A.MELD_BASE <= move < A.DISCARD_BASE:
+            out.append((state, move, int(_planner_move(rules, state))))
+    return out
+
+
+def test_melds__the_rollout_policys_move_challenges_the_priors_meld_only_when_asked():
+    rules = options.preset("cz", num_players=2, max_turns=60)
+    asked = pimc.make(rules, "prior=greedy,melds=1,rollouts=8")
+    plain = pimc.make(rules, "prior=greedy,rollouts=8")
+    states = meld_states(rules, make_agent("greedy", rules))
+    assert any(move != planner for _, move, planner in states)  # the test sees a challenge
+    for state, move, planner in states:
+        obs, mask = _obs_mask(rules, state)
+        assert plain.candidates(obs, mask, move) == [move]
+        assert asked.candidates(obs, mask, move) == list(dict.fromkeys([move, planner]))
+        info = InfoState(rules, state, int(state.current[0]))
+        assert asked.act_info(info, np.random.default_rng(1)) in (move, planner)
+
+
+def test_melds__without_another_prior_is_an_error_naming_it():
+    with pytest.raises(ValueError, match=r"melds=1.*prior="):
+        make_agent("pimc:melds=1", CZ2)
+
+
 def test_search__candidates_share_worlds_and_a_tie_keeps_the_policy_move():
     """Two copies of one move score the same in every world (the moves of a step play the
     same worlds), so the search never overrules its policy with a copy of its own move."""
@@ -177,7 +208,7 @@ def test_time_budget__spends_about_its_seconds():
     ("rollouts=0", "rollouts='0'"), ("rollouts=x", "rollouts='x'"),
     ("seconds=-1", "seconds='-1'"), ("seconds=nan", "seconds='nan'"),
     ("candidates=0", "candidates='0'"), ("depth=3", "'depth=3'"), ("rollouts", "'rollouts'"),
-    ("z=-1", "z='-1'"),
+    ("z=-1", "z='-1'"), ("melds=2", "melds='2'"),
     ("policy=bogus", "'bogus'"), ("policy=pimc", "'pimc'"),
 ])
 def test_bad_arguments__name_the_value(argument, named):

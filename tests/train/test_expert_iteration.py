@@ -122,6 +122,8 @@ def test_resume__other_settings_in_the_same_folder_are_refused(tiny_run, tmp_pat
     (["--labeller", "swap:draw"], "give only its kinds, e.g. swap:kinds=draw+meld"),
     (["--labeller", "swap:kinds=draw,net=greedy"], "give only its kinds"),
     (["--labeller", "swap:kinds=shuffle"], "kind 'shuffle': choose from draw"),
+    (["--labeller", "pimc:melds=2"], "pimc: melds='2': give 0 or 1"),
+    (["--labeller", "pimc:melds=1", "--anchor", "labeller"], "melds=1 searches the prior's"),
 ])
 def test_cli__bad_values_are_one_line_errors(tiny_run, tmp_path, capsys, argv, message):
     _, result = tiny_run
@@ -206,12 +208,12 @@ def test_cli__a_bot_as_init_is_refused_before_its_copy(tmp_path, capsys, argv, m
     assert not (tmp_path / "o").exists()
 
 
-def overruling_labels(tiny_run):
+def overruling_labels(tiny_run, labeller="pimc:rollouts=8,z=0"):
     """(config, checkpoint, labels) of a search with z=0, which overrules the network
     wherever another move looks better at all."""
     cfg, result = tiny_run
     checkpoint = resolve_checkpoint(result.run_dir)
-    spec = exit_.anchored("pimc:rollouts=8,z=0", "network")
+    spec = exit_.anchored(labeller, "network")
     return cfg, checkpoint, exit_.label_part(cfg.rules(), str(checkpoint), spec, 60, 7, 0,
                                              cfg.gamma, cfg.reward, deals_at_once=2)
 
@@ -225,6 +227,15 @@ def test_anchor__the_search_overrules_the_network_only_where_it_draws_or_discard
     assert over.any()  # with z=0 the search overrules somewhere
     assert not over[~searched].any()  # where the network lays or lays off: its own move
     np.testing.assert_array_equal(over, own != data.action)
+
+
+def test_anchor__with_melds_the_planners_move_overrules_the_networks_melds_too(tiny_run):
+    cfg, checkpoint, data = overruling_labels(tiny_run, "pimc:rollouts=8,z=0,melds=1")
+    over = exit_.overruled(data, cfg, checkpoint)
+    net = ppo_agent.load(checkpoint, cfg.rules(), deterministic=True)
+    own = net.act_batch(data.obs, data.legal(np.arange(len(data))), np.random.default_rng(0))
+    melds = (own >= A.MELD_BASE) & (own < A.DISCARD_BASE)
+    assert over[melds].any()  # a lay, lay-off, joker swap or undo of the network's, overruled
 
 
 def test_stressed__overruled_labels_repeat_and_the_held_out_tail_holds_no_copy(tiny_run):
