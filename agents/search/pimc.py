@@ -242,9 +242,8 @@ class PIMCPolicy:
             others = self.by_prior([a for a in DRAWS if mask[a]], obs, mask)
         elif move >= A.DISCARD_BASE:
             others = self.ranked_discards(obs, mask)
-        elif self.melds:  # a meld, lay-off, joker swap or UNDO: the rollout policy's move
-            return list(dict.fromkeys(
-                [move, int(self.rollout.act(obs, mask, np.random.default_rng(0)))]))
+        elif self.melds:  # a meld, lay-off, joker swap or UNDO: only the rollout policy's
+            others = []  # move challenges it (``self.second`` below)
         else:
             return [move]
         if self.second:
