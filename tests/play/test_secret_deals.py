@@ -8,6 +8,8 @@ next stock card; under the secret key it finds nothing. The docs (``docs/play.md
 why a search over the 2^256 keys is hopeless.
 """
 
+import contextlib
+
 import numpy as np
 import pytest
 
@@ -15,7 +17,7 @@ from play.deals import SecretStream, check_key, new_key, secret_deal, secret_u64
 from play.dice_session import DiceTable
 from play.session import TableGame
 from zolik_env.rummy import game, options
-from zolik_env.rummy.cards import NUM_KINDS, parse_card
+from zolik_env.rummy.cards import JOKER, NUM_KINDS, NUM_NATURALS, card_to_str, parse_card
 from zolik_env.rummy.dealing import deal_stock
 from zolik_env.seeds import EVAL_SEED_START
 
@@ -121,6 +123,35 @@ def test_dice_secret__rolls_differ_by_key_and_come_back_after_a_restart(tmp_path
     assert secret_u64(first.secret, "a") != secret_u64(second.secret, "a")
 
 
+def naturals_named(move):
+    """The natural cards a recorded move names (``meld JK 2H 3H``: 2H and 3H; ``draw
+    stock``: none)."""
+    named = []
+    for token in move.split()[1:]:
+        with contextlib.suppress(ValueError):  # words like "draw", "stock", "in"
+            named.append(parse_card(token))
+    return [kind for kind in named if kind != JOKER]
+
+
+def pack_with_a_used_card_relabelled(records):
+    """The deal's pack with every copy of a card the recorded moves use and of a card the
+    mover does not hold swapped, so that the replay must notice, whatever the deal.
+
+    The first move that names a natural card names ``used``; no move before it names either
+    card, so after the swap the same positions reach the same seats, and the mover holds
+    the relabelled card, not ``used``, when that move comes.
+    """
+    from zolik_env.envs import replay
+
+    pack = [parse_card(text) for text in records[1]["stock"].split()]
+    step = next(s for s in replay.replay(records) if naturals_named(s.move))
+    used = naturals_named(step.move)[0]
+    held = step.state.hands[0, step.seat]
+    other = next(kind for kind in range(NUM_NATURALS) if held[kind] == 0 and kind != used)
+    relabel = {used: other, other: used}
+    return [card_to_str(relabel.get(kind, kind)) for kind in pack]
+
+
 def test_replay__a_secret_deal_replays_from_its_recorded_pack(tmp_path):
     from zolik_env.envs import replay
 
@@ -130,11 +161,8 @@ def test_replay__a_secret_deal_replays_from_its_recorded_pack(tmp_path):
     records = replay.loads(table.recorder.dumps())
     assert "seed" not in records[1] and len(records[1]["stock"].split()) == 110
     assert sum(1 for _ in replay.replay(records)) == len(table.log)
-    swapped = records[1]["stock"].split()
-    # two packs: the first card may have a twin, so swap it with the last card unlike it
-    other = max(i for i, card in enumerate(swapped) if card != swapped[0])
-    swapped[0], swapped[other] = swapped[other], swapped[0]
-    for bad, said in (({"stock": " ".join(swapped)}, "line"), ({"stock": "AS " * 110}, "line 2"),
+    swapped = " ".join(pack_with_a_used_card_relabelled(records))
+    for bad, said in (({"stock": swapped}, "line"), ({"stock": "AS " * 110}, "line 2"),
                       ({"key": -1}, "-1"), ({"key": "7"}, "'7'")):
         with pytest.raises(ValueError, match=said):
             list(replay.replay([records[0], {**records[1], **bad}, *records[2:]]))
