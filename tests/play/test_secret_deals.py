@@ -17,7 +17,7 @@ from play.deals import SecretStream, check_key, new_key, secret_deal, secret_u64
 from play.dice_session import DiceTable
 from play.session import TableGame
 from zolik_env.rummy import game, options
-from zolik_env.rummy.cards import JOKER, NUM_KINDS, NUM_NATURALS, card_to_str, parse_card
+from zolik_env.rummy.cards import JOKER, NUM_KINDS, NUM_NATURALS, format_cards, parse_card
 from zolik_env.rummy.dealing import deal_stock
 from zolik_env.seeds import EVAL_SEED_START
 
@@ -149,7 +149,7 @@ def pack_with_a_used_card_relabelled(records):
     held = step.state.hands[0, step.seat]
     other = next(kind for kind in range(NUM_NATURALS) if held[kind] == 0 and kind != used)
     relabel = {used: other, other: used}
-    return [card_to_str(relabel.get(kind, kind)) for kind in pack]
+    return format_cards(relabel.get(kind, kind) for kind in pack)
 
 
 def test_replay__a_secret_deal_replays_from_its_recorded_pack(tmp_path):
@@ -161,7 +161,7 @@ def test_replay__a_secret_deal_replays_from_its_recorded_pack(tmp_path):
     records = replay.loads(table.recorder.dumps())
     assert "seed" not in records[1] and len(records[1]["stock"].split()) == 110
     assert sum(1 for _ in replay.replay(records)) == len(table.log)
-    swapped = " ".join(pack_with_a_used_card_relabelled(records))
+    swapped = pack_with_a_used_card_relabelled(records)
     for bad, said in (({"stock": swapped}, "line"), ({"stock": "AS " * 110}, "line 2"),
                       ({"key": -1}, "-1"), ({"key": "7"}, "'7'")):
         with pytest.raises(ValueError, match=said):
