@@ -4,6 +4,8 @@ labels its decisions, the network learns the search's moves; repeated.
     zolik exit --init runs/ppo_cz2p__1__... --out runs/exit_cz2p --rounds 3
     zolik exit --init runs/... --out runs/exit_cz2p --rounds 4   # one more round, resumed
     zolik exit --init pretrained:cz_2p --out runs/exit_cz2p     # from a bot that ships
+    zolik exit --init config:cz_4p_hour --init-minutes 60 --out runs/exit_cz4p --labels round
+        # the recipe's hour of training first, then the rounds: one command
 
 Each round is kept in ``OUT/round_N/``; started again with the same arguments (``--rounds``
 may grow) the run goes on from the first unfinished round. ``OUT/final.zip`` is the last
@@ -18,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from cli.args import finite_non_negative_float, positive_float, positive_int
+from train.expert_iteration import LABEL_SETS
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -29,7 +32,13 @@ def build_parser() -> argparse.ArgumentParser:
                         help="the PPO run dir whose network starts (its final.zip or newest "
                              "checkpoint; its config gives the rules and features), or "
                              "pretrained:NAME, a bot that ships (copied into OUT/init with "
-                             "the packaged config its card names)")
+                             "the packaged config its card names), or config:NAME, a "
+                             "packaged PPO config (zolik configs) trained first into "
+                             "OUT/init for --init-minutes, with --seed as its seed")
+    parser.add_argument("--init-minutes", type=positive_float, default=None, metavar="M",
+                        help="with --init config:NAME: the training's wall clock (default "
+                             "60, the hour recipes'); a killed run resumes it for the "
+                             "minutes left")
     parser.add_argument("--out", required=True, help="folder for the rounds (resumable)")
     parser.add_argument("--labeller", default="pimc:rollouts=64",
                         help="the search that labels (default pimc:rollouts=64), or "
@@ -60,7 +69,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--decisions", type=positive_int, default=30_000,
                         help="decisions labelled per round (default 30000)")
     parser.add_argument("--epochs", type=positive_int, default=2,
-                        help="passes over all rounds' labels per round (default 2)")
+                        help="passes over the labels per round (default 2)")
+    parser.add_argument("--labels", choices=LABEL_SETS, default="all",
+                        help="what a round's network learns: every round's labels so far "
+                             "(all, the default, as DAgger aggregates) or its own round's "
+                             "(round: each round a step from the one before)")
     parser.add_argument("--lr", type=positive_float, default=3e-4,
                         help="Adam step size of the distillation (default 3e-4)")
     parser.add_argument("--eval-deals", type=positive_int, default=500,
@@ -75,11 +88,19 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
     bot = args.init.removeprefix("pretrained:") if args.init.startswith("pretrained:") else ""
+    recipe = args.init.removeprefix("config:") if args.init.startswith("config:") else ""
+    if args.init_minutes is not None and not recipe:
+        raise SystemExit(f"--init-minutes {args.init_minutes:g} goes with --init config:NAME "
+                         f"(a training to run first), not --init {args.init}")
     init = Path(args.init)
-    if not bot and not (init / "config.yaml").is_file():
-        raise SystemExit(f"--init {args.init!r}: not a run dir (no config.yaml)")
+    if not (bot or recipe) and not (init / "config.yaml").is_file():
+        raise SystemExit(f"--init {args.init!r}: not a run dir (no config.yaml), "
+                         f"pretrained:NAME or config:NAME")
+    from cli.train import load_ppo_config
+
     bot_cfg = bot_config(bot) if bot else None
-    init_cfg = bot_cfg or _config_of(init)
+    recipe_cfg = (load_ppo_config("exit", recipe, {}, args.seed) if recipe else None)
+    init_cfg = bot_cfg or recipe_cfg or _config_of(init)
     rules = init_cfg.rules()
     if args.discard_head and not init_cfg.discard_prior:
         raise SystemExit(f"--discard-head {args.discard_head}: {args.init}'s network has no "
@@ -106,11 +127,14 @@ def main(argv: list[str]) -> int:
                   else ",".join(filter(None, [argument, "prior=random"])))
     if bot_cfg:
         init = bot_run(bot, bot_cfg, Path(args.out) / "init")
+    if recipe_cfg:
+        init = recipe_run(recipe_cfg, Path(args.out) / "init",
+                          60.0 if args.init_minutes is None else args.init_minutes)
     plan = ExitPlan(init=str(init), labeller=args.labeller, rounds=args.rounds,
                     decisions=args.decisions, epochs=args.epochs, learning_rate=args.lr,
                     anchor=args.anchor, deviation_weight=args.deviation_weight,
                     anchor_kl=args.anchor_kl, discard_head=args.discard_head or 0,
-                    play_temperature=args.play_temperature,
+                    play_temperature=args.play_temperature, labels=args.labels,
                     eval_deals=args.eval_deals, seed=args.seed, workers=args.workers)
     final = run(plan, Path(args.out), progress=not args.quiet)
     print(f"the last round's network: {final} (ppo:{args.out} plays it)")
@@ -145,6 +169,17 @@ def bot_run(name: str, cfg: Any, folder: Path) -> Path:
         return run_of_bot(name, cfg, folder)
     except ValueError as error:
         raise SystemExit(f"--init pretrained:{name}: {error}") from None
+
+
+def recipe_run(cfg: Any, folder: Path, minutes: float) -> Path:
+    """``folder`` holding ``cfg`` trained for ``minutes`` (``train.exit_init``); a refusal
+    or an interrupted training is one line."""
+    from train.exit_init import run_of_config
+
+    try:
+        return run_of_config(cfg, folder, minutes)
+    except (ValueError, RuntimeError, OSError) as error:
+        raise SystemExit(f"--init config:{cfg.exp_name}: {error}") from None
 
 
 def _config_of(run_dir: Path) -> Any:

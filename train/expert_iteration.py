@@ -23,7 +23,8 @@ determinized worlds:
    (``agents.kind_swap``): the planner's move where the network's is of those kinds,
    the network's own elsewhere, for the kinds ``zolik strength kinds`` measured losing.
 3. **Distil**: the network learns every round's labels so far (aggregated, as DAgger
-   does) for ``epochs`` passes, its value head the returns of its own deals. With
+   does; with ``labels="round"`` only its own round's) for ``epochs`` passes, its value
+   head the returns of its own deals. With
    ``discard_head`` the network first gets a discard head
    (``agents.learned.discard_head``), which scores every discard with one small network
    shared by the card kinds. With
@@ -82,12 +83,14 @@ class ExitPlan:
     anchor_kl: float = 0.0  # weight of KL(round's network || new) in the distillation
     discard_head: int = 0  # > 0: a discard head of that width joins the network first
     play_temperature: float = 1.0  # the network samples its own deals' moves at this
+    labels: str = "all"  # what a round distils: every round's labels so far, or "round"'s
     deals_at_once: int = 16  # per part: a part drops the deals still running when it has
     # its decisions, so fewer deals at once waste fewer labels (pimc labels one row at a time)
 
 
 NETWORK = "{network}"  # in a labeller spec: the round's checkpoint (``anchored``)
 ANCHORS = ("network", "labeller")
+LABEL_SETS = ("all", "round")  # ``ExitPlan.labels``
 
 
 def anchored(labeller: str, anchor: str) -> str:
@@ -339,6 +342,7 @@ def run(plan: ExitPlan, out: pathlib.Path, progress: bool = True) -> pathlib.Pat
     for r in range(1, plan.rounds + 1):
         began = time.time()
         labels.append(round_labels(plan, cfg, r, checkpoint, out, progress))
+        labels = labels[-1:] if plan.labels == "round" else labels
         model = round_dir(out, r) / "model.zip"
         before = checkpoint
         checkpoint = (model if model.exists() else
