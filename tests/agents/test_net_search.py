@@ -15,6 +15,11 @@ CZ2 = options.preset("cz", num_players=2)
 NET = "pretrained:cz_2p"
 
 
+# a sure network moves only on some worlds: with the shipped cz bot a planted leak changes
+# about one searched move in ten, so it is looked for on this many states, not six
+LEAK_PAIRS = 40
+
+
 def searched_pairs(agent, limit=6):
     """(state, counterfactual) pairs where ``agent`` has more than one candidate."""
     out = []
@@ -29,13 +34,14 @@ def searched_pairs(agent, limit=6):
 
 def test_no_peek__hidden_cards_change_no_move_and_a_planted_leak_is_caught():
     spec = f"search:net={NET},rollouts=4"
-    pairs = searched_pairs(make_agent(spec, CZ2))
+    more = searched_pairs(make_agent(spec, CZ2), limit=LEAK_PAIRS)
+    pairs = more[:6]
     assert len(pairs) >= 4  # the comparison covers real searches
     assert first_peek(lambda: make_agent(spec, CZ2), CZ2, pairs) is None
     peeking = lambda: PeekingPIMC(CZ2, pimc.Budget(rollouts=4), policy=NET,  # noqa: E731
                                   prior=f"{NET}:argmax")
     assert first_peek(peeking, CZ2, pairs) is None
-    assert first_peek(peeking, CZ2, pairs, info_state=LeakyInfoState) is not None
+    assert first_peek(peeking, CZ2, more, info_state=LeakyInfoState) is not None
 
 
 def test_horizon__the_network_values_the_truncated_rollouts():
