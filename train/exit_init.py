@@ -18,16 +18,10 @@ import pathlib
 import time
 from typing import Any
 
-import yaml
-
 from train.config import to_dict
+from train.ppo import progress_log, write_config
 
 LEDGER = "init.json"
-
-
-def progress_log(run_dir: pathlib.Path, session: int) -> pathlib.Path:
-    """Session ``session``'s progress log (``train.ppo.run`` names them so)."""
-    return run_dir / ("progress.csv" if session == 0 else f"progress.{session}.csv")
 
 
 def spent_minutes(run_dir: pathlib.Path, starts: list[float]) -> float:
@@ -64,9 +58,7 @@ def run_of_config(cfg: Any, run_dir: pathlib.Path, minutes: float,
     left = minutes - spent_minutes(run_dir, ledger["sessions"])
     run_dir.mkdir(parents=True, exist_ok=True)
     if not (run_dir / "config.yaml").exists():
-        tmp = run_dir / ".config.yaml.tmp"  # a kill mid-write leaves no half a config
-        tmp.write_text(yaml.safe_dump(to_dict(cfg), sort_keys=False))
-        tmp.replace(run_dir / "config.yaml")
+        write_config(cfg, run_dir)
     ledger["sessions"].append(time.time())
     ledger_path.write_text(json.dumps(ledger, indent=1))
     print(f"training {cfg.exp_name} (seed {cfg.seed}) into {run_dir}: {max(left, 0):.1f} of "

@@ -75,10 +75,21 @@ class RunResult:
 def start_run(cfg: PPOConfig) -> pathlib.Path:
     """A fresh run dir holding ``config.yaml``, the resolved config."""
     run_dir = new_run_dir(cfg.run_root, f"{cfg.exp_name}__{cfg.seed}")
-    tmp = run_dir / ".config.yaml.tmp"  # a kill mid-write leaves no half a config
+    write_config(cfg, run_dir)
+    return run_dir
+
+
+def write_config(cfg: PPOConfig, run_dir: pathlib.Path) -> None:
+    """``run_dir/config.yaml``, the resolved config, written atomically (a kill mid-write
+    leaves no half a config)."""
+    tmp = run_dir / ".config.yaml.tmp"
     tmp.write_text(yaml.safe_dump(to_dict(cfg), sort_keys=False))
     tmp.replace(run_dir / "config.yaml")
-    return run_dir
+
+
+def progress_log(run_dir: pathlib.Path, session: int) -> pathlib.Path:
+    """Session ``session``'s progress log: SB3's CSV writer truncates, so each has its own."""
+    return run_dir / ("progress.csv" if session == 0 else f"progress.{session}.csv")
 
 
 def read_config(run_dir: pathlib.Path) -> PPOConfig:
@@ -267,9 +278,8 @@ def run(cfg: PPOConfig, run_dir: pathlib.Path | None = None,
     plan = plan_session(cfg, budget, warm=not checkpoints(run_dir / "checkpoints"))
     print(plan.describe(cfg), flush=True)
     model, env, pool = build(cfg, run_dir, plan)
-    session = len(list(run_dir.glob("progress*.csv")))  # SB3's CSV writer truncates
-    name = "progress.csv" if session == 0 else f"progress.{session}.csv"
-    model.set_logger(Logger(str(run_dir), [CSVOutputFormat(str(run_dir / name)),
+    log = progress_log(run_dir, len(list(run_dir.glob("progress*.csv"))))
+    model.set_logger(Logger(str(run_dir), [CSVOutputFormat(str(log)),
                                            TensorBoardOutputFormat(str(run_dir / "tb"))]))
     callback = TrainCallback(cfg, run_dir, env, pool, save_checkpoint, start, budget)
     finished = False
