@@ -51,6 +51,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--deviation-weight", type=positive_int, default=1,
                         help="how often a label that overrules the round's network counts "
                              "in the distillation (default 1)")
+    parser.add_argument("--renamed-repeats", action="store_true",
+                        help="repeat each overruled label in other suits (the rules treat "
+                             "the suits alike), not as it is: the network meets the same "
+                             "correction in positions it has not seen (needs "
+                             "--deviation-weight above 1)")
     parser.add_argument("--anchor-kl", type=finite_non_negative_float, default=0.0,
                         help="weight of KL(round's network || new network) in the "
                              "distillation: the new network keeps the round's move "
@@ -102,6 +107,9 @@ def main(argv: list[str]) -> int:
     recipe_cfg = (load_ppo_config("exit", recipe, {}, args.seed) if recipe else None)
     init_cfg = bot_cfg or recipe_cfg or _config_of(init)
     rules = init_cfg.rules()
+    if args.renamed_repeats and args.deviation_weight == 1:
+        raise SystemExit("--renamed-repeats repeats the overruled labels: give "
+                         "--deviation-weight above 1 (their count)")
     if args.discard_head and not init_cfg.discard_prior:
         raise SystemExit(f"--discard-head {args.discard_head}: {args.init}'s network has no "
                          f"discard prior, which the head joins (discard_prior: true)")
@@ -133,6 +141,7 @@ def main(argv: list[str]) -> int:
     plan = ExitPlan(init=str(init), labeller=args.labeller, rounds=args.rounds,
                     decisions=args.decisions, epochs=args.epochs, learning_rate=args.lr,
                     anchor=args.anchor, deviation_weight=args.deviation_weight,
+                    renamed_repeats=args.renamed_repeats,
                     anchor_kl=args.anchor_kl, discard_head=args.discard_head or 0,
                     play_temperature=args.play_temperature, labels=args.labels,
                     eval_deals=args.eval_deals, seed=args.seed, workers=args.workers)

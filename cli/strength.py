@@ -10,13 +10,15 @@
     zolik strength oracle --presets cz,sk,jolly          # what seeing every card is worth
     zolik strength kinds --agent pretrained:cz_2p:argmax # its gains on the planner by move kind
     zolik strength labels --net pretrained:cz_2p --labeller pimc:rollouts=128  # labels' worth
+    zolik strength distil --run runs/exit_cz2p --weights 4,8  # what a round's network learns
 
 Only parses arguments, then calls ``eval.strength`` (heuristic pairs, a Markdown table),
 ``train.strength.benchmark`` (PPO, which writes ``strength.json`` into the run dir) or
 ``eval.search_strength`` (the search agent against its budget: a table and a plot) or
 ``eval.move_kinds`` (an agent's gains on the planner by kind of move) or
 ``eval.label_quality`` (what an expert-iteration labeller's corrections are worth);
-``exploit`` and ``oracle`` live in ``cli.strength_yardsticks``.
+``exploit`` and ``oracle`` live in ``cli.strength_yardsticks``, ``distil`` in
+``cli.strength_distil``.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import pathlib
 import sys
 from typing import Any
 
+from cli import strength_distil as distil
 from cli import strength_yardsticks as yardsticks
 
 
@@ -119,6 +122,7 @@ def build_parser() -> argparse.ArgumentParser:
     labels.add_argument("--out", default="runs/label_quality",
                         help="folder for the JSON and CSV files")
     yardsticks.add_parsers(sub)
+    distil.add_parsers(sub)
     return parser
 
 
@@ -325,7 +329,8 @@ def _labels_of(args: argparse.Namespace, rule_set: Any, out: pathlib.Path, numbe
 
 
 COMMANDS = {"pairs": cmd_pairs, "ppo": cmd_ppo, "search": cmd_search, "kinds": cmd_kinds,
-            "labels": cmd_labels, **yardsticks.COMMANDS}
+            "labels": cmd_labels, **yardsticks.COMMANDS,
+            **distil.COMMANDS}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -24,8 +24,9 @@ determinized worlds:
    the network's own elsewhere, for the kinds ``zolik strength kinds`` measured losing.
 3. **Distil**: the network learns every round's labels so far (aggregated, as DAgger
    does; with ``labels="round"`` only its own round's) for ``epochs`` passes, its value
-   head the returns of its own deals. With
-   ``discard_head`` the network first gets a discard head
+   head the returns of its own deals; the labels that overrule the network count
+   ``deviation_weight`` times, repeated as they are or, ``renamed_repeats``, in other suits.
+   With ``discard_head`` the network first gets a discard head
    (``agents.learned.discard_head``), which scores every discard with one small network
    shared by the card kinds. With
    ``anchor_kl`` the loss also holds it near the round's network (``train.imitation.clone``):
@@ -80,6 +81,7 @@ class ExitPlan:
     workers: int = 2
     anchor: str = "network"  # whose moves the search must beat: "network" or "labeller"
     deviation_weight: int = 1  # labels that overrule the round's network count this often
+    renamed_repeats: bool = False  # their repeats in other suits (``train.suit_copies``)
     anchor_kl: float = 0.0  # weight of KL(round's network || new) in the distillation
     discard_head: int = 0  # > 0: a discard head of that width joins the network first
     play_temperature: float = 1.0  # the network samples its own deals' moves at this
@@ -134,6 +136,7 @@ def round_labels(plan: ExitPlan, cfg: PPOConfig, r: int, checkpoint: pathlib.Pat
                  out: pathlib.Path, progress: bool) -> Any:
     """Round ``r``'s labels with features, from its cached parts where they exist."""
     from train.imitation import _SHARD_DEALS, with_features
+    from train.suit_copies import renamed_repeats
     from train.work_pool import in_processes, progress_bar
 
     folder = round_dir(out, r)
@@ -154,10 +157,11 @@ def round_labels(plan: ExitPlan, cfg: PPOConfig, r: int, checkpoint: pathlib.Pat
     in_processes(label_part, jobs, plan.workers, bar,
                  on_done=lambda i, data: save_data(paths[todo[i]], data))
     data = raw_labels(out, r)
-    featured = with_features(data, cfg.rules(), cfg.obs_features, progress, plan.workers)
-    if plan.deviation_weight == 1:
-        return featured
-    return stressed(featured, overruled(data, cfg, checkpoint), plan.deviation_weight)
+    if plan.deviation_weight > 1:
+        over = overruled(data, cfg, checkpoint)
+        data = (renamed_repeats(data, over, plan.deviation_weight, cfg.rules(), seed, HOLDOUT)
+                if plan.renamed_repeats else stressed(data, over, plan.deviation_weight))
+    return with_features(data, cfg.rules(), cfg.obs_features, progress, plan.workers)
 
 
 def raw_labels(out: pathlib.Path, r: int) -> Any:

@@ -124,6 +124,7 @@ def test_resume__other_settings_in_the_same_folder_are_refused(tiny_run, tmp_pat
     (["--labeller", "swap:kinds=shuffle"], "kind 'shuffle': choose from draw"),
     (["--labeller", "pimc:melds=2"], "pimc: melds='2': give 0 or 1"),
     (["--labeller", "pimc:melds=1", "--anchor", "labeller"], "melds=1 searches the prior's"),
+    (["--renamed-repeats"], "give --deviation-weight above 1"),
 ])
 def test_cli__bad_values_are_one_line_errors(tiny_run, tmp_path, capsys, argv, message):
     _, result = tiny_run
@@ -246,6 +247,26 @@ def test_stressed__overruled_labels_repeat_and_the_held_out_tail_holds_no_copy(t
     assert len(out) == len(data) + 2 * 2
     np.testing.assert_array_equal(out.action[-len(data):], data.action)  # originals in order
     np.testing.assert_array_equal(out.obs[:4], data.obs[[0, 3, 0, 3]])
+
+
+@pytest.mark.parametrize("renamed", [False, True])
+def test_round_labels__overruled_labels_repeat_as_they_are_or_in_other_suits(tiny_run,
+                                                                           tmp_path, renamed):
+    cfg, result = tiny_run
+    plan = plan_for(result.run_dir, deviation_weight=3, renamed_repeats=renamed)
+    checkpoint = resolve_checkpoint(result.run_dir)
+    data = exit_.round_labels(plan, cfg, 1, checkpoint, tmp_path, progress=False)
+    raw = exit_.raw_labels(tmp_path, 1)
+    over = exit_.overruled(raw, cfg, checkpoint)
+    rows = np.flatnonzero(over[:int(len(raw) * (1 - exit_.HOLDOUT))])
+    assert rows.size and len(data) == len(raw) + 2 * rows.size
+    plain = raw.obs.shape[1]  # the features follow the plain observation
+    np.testing.assert_array_equal(data.obs[-len(raw):, :plain], raw.obs)
+    repeats = data.obs[:2 * rows.size, :plain].reshape(2, rows.size, -1)
+    same = [(repeat == raw.obs[rows]).all(1) for repeat in repeats]
+    assert all(s.all() for s in same) != renamed  # renamed: no repeat is its label again
+    if renamed:
+        assert not any(s.any() for s in same)
 
 
 def test_swap_labeller__the_planners_draws_and_the_networks_own_moves_elsewhere(tiny_run):
