@@ -6,6 +6,8 @@ A spec is ``[NAME=]KIND[:ARGUMENT]``:
   ``pimc[:KEY=VALUE,...]`` (search, ``agents.search.pimc``), ``search:net=SPEC[,...]`` (a
   network that searches at play time, ``agents.search.net_search``), ``swap:net=SPEC,kinds=...``
   (an agent with some kinds of its moves the planner's, ``agents.kind_swap``),
+  ``suits:net=SPEC[,views=N]`` (a network averaged over renamings of the suits,
+  ``agents.suit_average``),
   ``oracle:planner[:...]`` and
   ``oracle:pimc[:...]`` (privileged yardsticks that see the true deal, evaluation only:
   ``agents.search.oracle``),
@@ -52,6 +54,7 @@ AGENTS: dict[str, str] = {
     "oracle": "agents.search.oracle:make",
     "search": "agents.search.net_search:make",
     "swap": "agents.kind_swap:make",
+    "suits": "agents.suit_average:make",
 }
 
 _NAMED = re.compile(r"([\w.#+-]+)=(.+)")

@@ -11,14 +11,15 @@
     zolik strength kinds --agent pretrained:cz_2p:argmax # its gains on the planner by move kind
     zolik strength labels --net pretrained:cz_2p --labeller pimc:rollouts=128  # labels' worth
     zolik strength distil --run runs/exit_cz2p --weights 4,8  # what a round's network learns
+    zolik strength suits --agent pretrained:cz_2p:argmax  # how far it follows suits' names
 
 Only parses arguments, then calls ``eval.strength`` (heuristic pairs, a Markdown table),
 ``train.strength.benchmark`` (PPO, which writes ``strength.json`` into the run dir) or
 ``eval.search_strength`` (the search agent against its budget: a table and a plot) or
 ``eval.move_kinds`` (an agent's gains on the planner by kind of move) or
 ``eval.label_quality`` (what an expert-iteration labeller's corrections are worth);
-``exploit`` and ``oracle`` live in ``cli.strength_yardsticks``, ``distil`` in
-``cli.strength_distil``.
+``exploit`` and ``oracle`` live in ``cli.strength_yardsticks``, ``distil`` and ``suits``
+in ``cli.strength_learning``.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ import pathlib
 import sys
 from typing import Any
 
-from cli import strength_distil as distil
+from cli import strength_learning as learning
 from cli import strength_yardsticks as yardsticks
 
 
@@ -122,7 +123,7 @@ def build_parser() -> argparse.ArgumentParser:
     labels.add_argument("--out", default="runs/label_quality",
                         help="folder for the JSON and CSV files")
     yardsticks.add_parsers(sub)
-    distil.add_parsers(sub)
+    learning.add_parsers(sub)
     return parser
 
 
@@ -330,7 +331,7 @@ def _labels_of(args: argparse.Namespace, rule_set: Any, out: pathlib.Path, numbe
 
 COMMANDS = {"pairs": cmd_pairs, "ppo": cmd_ppo, "search": cmd_search, "kinds": cmd_kinds,
             "labels": cmd_labels, **yardsticks.COMMANDS,
-            **distil.COMMANDS}
+            **learning.COMMANDS}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -126,8 +126,11 @@ def _share(hits: np.ndarray) -> float:
 def compare(run: pathlib.Path, r: int, weights: list[int], repeats: list[str], folds: int,
             epochs: int, progress: bool = True) -> list[FoldRow]:
     """Every setting (weight x repeats) on every fold of round ``r``'s labels."""
+    import torch
+
     if not exit_.round_dir(run, r).is_dir():
         raise ValueError(f"{run}: no round {r} (no {exit_.round_dir(run, r).name})")
+    torch.set_num_threads(1)  # small batches: a second thread costs more than it gives
     raw = exit_.raw_labels(run, r)
     rows = []
     for weight in weights:

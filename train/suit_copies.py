@@ -4,7 +4,7 @@ Expert iteration weights the labels that overrule the round's network by repeati
 (``ExitPlan.deviation_weight``). A network that learns them so plays most of the
 corrections it was taught and few of those it was not: on a cz round's labels, six
 passes made it play 74% of the corrections it was taught and 21% of the held-out ones
-(``docs/results/suit-copies.md``). The rules treat the suits alike
+(``docs/results/suit-symmetry.md``). The rules treat the suits alike
 (``zolik_env.rummy.symmetry``), so a correction is also a correction in the deal with its
 suits renamed: each repeat in other suits gives the network the same correction in a
 position it has not seen, where a plain repeat gives it the same position again.

@@ -1,9 +1,12 @@
 """``zolik strength distil``: what a distillation carries from an expert-iteration round's
-labels to labels it was not taught, under other settings (``train.distil_folds``).
+labels to labels it was not taught, under other settings (``train.distil_folds``);
+``zolik strength suits``: how far an agent's moves follow the suits' names
+(``eval.suit_symmetry``).
 
     zolik strength distil --run runs/exit_cz2p --round 1 --weights 4,8 --repeats plain,renamed
+    zolik strength suits --agent pretrained:cz_2p:argmax --decisions 3000
 
-Only parses arguments, then calls ``train.distil_folds``.
+Only parses arguments, then calls ``train.distil_folds`` or ``eval.suit_symmetry``.
 """
 
 from __future__ import annotations
@@ -32,6 +35,20 @@ def add_parsers(sub: Any) -> None:
                         help="held-out blocks, each 5%% of the labels (default 4)")
     distil.add_argument("--epochs", type=int, default=None,
                         help="passes over the labels (default: the run's)")
+    suits = sub.add_parser(
+        "suits", help="how far an agent's moves follow the suits' names",
+        description="The agent plays fresh deals at every seat; at each decision with a "
+                    "choice, its move is compared with its move in the same position with "
+                    "the suits renamed (four renamings). Prints, per kind of move, the "
+                    "share of positions where they agree (a rule-faithful player: 100%, "
+                    "up to cards only their suit tells apart).")
+    suits.add_argument("--agent", required=True,
+                       help="the agent, e.g. pretrained:cz_2p:argmax (its likeliest move), "
+                            "planner, suits:net=pretrained:cz_2p,views=24")
+    suits.add_argument("--decisions", type=int, default=3000,
+                       help="positions with a choice (default 3000)")
+    suits.add_argument("--preset", default="cz")
+    suits.add_argument("--players", type=int, default=2)
 
 
 def cmd_distil(args: argparse.Namespace) -> int:
@@ -60,4 +77,19 @@ def cmd_distil(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"distil": cmd_distil}
+def cmd_suits(args: argparse.Namespace) -> int:
+    from eval.suit_symmetry import agreement, table
+    from zolik_env.rummy import rules as rule_sets
+
+    if args.decisions < 1:
+        raise SystemExit(f"--decisions {args.decisions}: want 1 or more")
+    try:
+        rules = rule_sets.preset(args.preset, num_players=args.players)
+        rows = agreement(rules, args.agent, args.decisions)
+    except ValueError as error:
+        raise SystemExit(str(error)) from None
+    print(table(rows))
+    return 0
+
+
+COMMANDS = {"distil": cmd_distil, "suits": cmd_suits}
