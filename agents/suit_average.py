@@ -70,12 +70,22 @@ class SuitAveraged(SingleFromBatched):
         return np.argmax(probs, 1).astype(np.int64)
 
 
+def check_views(argument: str) -> int:
+    """The ``views`` of a ``suits:`` argument (default ``DEFAULT_VIEWS``), or a one-line
+    ValueError naming a bad key or value."""
+    given = key_values("suits", argument, ("net", "views"))
+    views = int(number_value("suits", "views", given.get("views", str(DEFAULT_VIEWS)), 1, int))
+    if views > len(ORDER):
+        raise ValueError(f"suits: views={views} must be 1 to {len(ORDER)}")
+    return views
+
+
 def make(rules: RuleSet, argument: str = "") -> SuitAveraged:
     """The agent for spec ``suits:ARGUMENT`` (see the module docstring)."""
+    views = check_views(argument)
     given = key_values("suits", argument, ("net", "views"))
     if not given.get("net"):
         raise ValueError("suits: give the network, e.g. suits:net=pretrained:cz_2p,views=4")
-    views = int(number_value("suits", "views", given.get("views", str(DEFAULT_VIEWS)), 1, int))
     agent = SuitAveraged(make_agent(given["net"], rules), rules, views)
     agent.name = f"suits:{argument}"
     return agent

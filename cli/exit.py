@@ -43,7 +43,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--labeller", default="pimc:rollouts=64",
                         help="the search that labels (default pimc:rollouts=64), or "
                              "swap:kinds=K1+K2: the planner's moves where the network's are "
-                             "of those kinds (draw, meld, lay-off, joker swap, undo, discard)")
+                             "of those kinds (draw, meld, lay-off, joker swap, undo, "
+                             "discard), or suits:views=N: the network's own play averaged "
+                             "over N renamings of the suits (agents.suit_average)")
     parser.add_argument("--anchor", choices=("network", "labeller"), default="network",
                         help="whose moves the search must beat: the round's network "
                              "(default; the planner's move is a challenger) or the "
@@ -90,6 +92,35 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _check_labeller(args: argparse.Namespace, rules: Any) -> None:
+    """A one-line exit for a labeller spec that cannot label a round, before any work."""
+    from agents.kind_swap import kind_indices
+    from agents.search.pimc import make as make_pimc
+    from agents.suit_average import check_views
+    from train.config import is_search_teacher
+
+    kind, _, argument = args.labeller.partition(":")
+    if kind == "swap":
+        if not argument.startswith("kinds=") or "," in argument:
+            raise SystemExit(f"--labeller {args.labeller!r}: the round's network is the swap's "
+                             f"net; give only its kinds, e.g. swap:kinds=draw+meld")
+        kind_indices(argument.removeprefix("kinds="), "--labeller swap")
+    elif kind == "suits":  # the round's network is the one averaged: only views are given
+        if "net=" in argument:
+            raise SystemExit(f"--labeller {args.labeller!r}: the round's network is the one "
+                             f"averaged; give only views, e.g. suits:views=24")
+        check_views(argument)
+    elif not is_search_teacher(args.labeller):
+        raise SystemExit(f"--labeller {args.labeller!r}: give a search, e.g. "
+                         f"pimc:rollouts=64, or swap:kinds=draw, or suits:views=24")
+    elif args.anchor == "network" and "prior=" in args.labeller:
+        raise SystemExit(f"--labeller {args.labeller!r}: --anchor network makes the round's "
+                         f"network the prior; give --anchor labeller to choose another")
+    else:  # anchored, the round's network is the prior: any other policy stands in for it
+        make_pimc(rules, argument if args.anchor == "labeller"
+                  else ",".join(filter(None, [argument, "prior=random"])))
+
+
 def main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
     bot = args.init.removeprefix("pretrained:") if args.init.startswith("pretrained:") else ""
@@ -113,26 +144,9 @@ def main(argv: list[str]) -> int:
     if args.discard_head and not init_cfg.discard_prior:
         raise SystemExit(f"--discard-head {args.discard_head}: {args.init}'s network has no "
                          f"discard prior, which the head joins (discard_prior: true)")
-    from agents.kind_swap import kind_indices
-    from agents.search.pimc import make as make_pimc  # checks the labeller before any work
-    from train.config import is_search_teacher
     from train.expert_iteration import ExitPlan, run
 
-    kind, _, argument = args.labeller.partition(":")
-    if kind == "swap":
-        if not argument.startswith("kinds=") or "," in argument:
-            raise SystemExit(f"--labeller {args.labeller!r}: the round's network is the swap's "
-                             f"net; give only its kinds, e.g. swap:kinds=draw+meld")
-        kind_indices(argument.removeprefix("kinds="), "--labeller swap")
-    elif not is_search_teacher(args.labeller):
-        raise SystemExit(f"--labeller {args.labeller!r}: give a search, e.g. "
-                         f"pimc:rollouts=64, or swap:kinds=draw")
-    elif args.anchor == "network" and "prior=" in args.labeller:
-        raise SystemExit(f"--labeller {args.labeller!r}: --anchor network makes the round's "
-                         f"network the prior; give --anchor labeller to choose another")
-    else:  # anchored, the round's network is the prior: any other policy stands in for it
-        make_pimc(rules, argument if args.anchor == "labeller"
-                  else ",".join(filter(None, [argument, "prior=random"])))
+    _check_labeller(args, rules)
     if bot_cfg:
         init = bot_run(bot, bot_cfg, Path(args.out) / "init")
     if recipe_cfg:

@@ -22,6 +22,8 @@ determinized worlds:
    label the search does not overrule is the planner's. Or ``swap:kinds=draw+meld``
    (``agents.kind_swap``): the planner's move where the network's is of those kinds,
    the network's own elsewhere, for the kinds ``zolik strength kinds`` measured losing.
+   Or ``suits:views=24`` (``agents.suit_average``): the network's own play averaged over
+   renamings of the suits, which it learns as its own (``docs/results/suit-symmetry.md``).
 3. **Distil**: the network learns every round's labels so far (aggregated, as DAgger
    does; with ``labels="round"`` only its own round's) for ``epochs`` passes, its value
    head the returns of its own deals; the labels that overrule the network count
@@ -101,8 +103,8 @@ def anchored(labeller: str, anchor: str) -> str:
     if anchor not in ANCHORS:
         raise ValueError(f"anchor {anchor!r}: choose from {', '.join(ANCHORS)}")
     kind, _, argument = labeller.partition(":")
-    if kind == "swap":  # the planner's moves of some kinds, the network's own elsewhere
-        return f"swap:net=ppo:{NETWORK}:argmax,{argument}"
+    if kind in ("swap", "suits"):  # the network's moves, some the planner's or averaged
+        return f"{kind}:net=ppo:{NETWORK}:argmax{',' if argument else ''}{argument}"
     if anchor == "labeller":
         return labeller
     return f"{kind}:{argument + ',' if argument else ''}prior=ppo:{NETWORK}:argmax"

@@ -125,6 +125,9 @@ def test_resume__other_settings_in_the_same_folder_are_refused(tiny_run, tmp_pat
     (["--labeller", "pimc:melds=2"], "pimc: melds='2': give 0 or 1"),
     (["--labeller", "pimc:melds=1", "--anchor", "labeller"], "melds=1 searches the prior's"),
     (["--renamed-repeats"], "give --deviation-weight above 1"),
+    (["--labeller", "suits:net=greedy"], "give only views, e.g. suits:views=24"),
+    (["--labeller", "suits:views=30"], "suits: views=30 must be 1 to 24"),
+    (["--labeller", "suits:copies=2"], "is not KEY=VALUE with KEY one of net, views"),
 ])
 def test_cli__bad_values_are_one_line_errors(tiny_run, tmp_path, capsys, argv, message):
     _, result = tiny_run
@@ -267,6 +270,24 @@ def test_round_labels__overruled_labels_repeat_as_they_are_or_in_other_suits(tin
     assert all(s.all() for s in same) != renamed  # renamed: no repeat is its label again
     if renamed:
         assert not any(s.any() for s in same)
+
+
+def test_suits_labeller__labels_the_networks_own_play_averaged_over_renamings(tiny_run,
+                                                                              tmp_path):
+    from agents.suit_average import SuitAveraged
+
+    cfg, result = tiny_run
+    checkpoint = resolve_checkpoint(result.run_dir)
+    plan = plan_for(result.run_dir, labeller="suits:views=24")
+    exit_.round_labels(plan, cfg, 1, checkpoint, tmp_path, progress=False)
+    raw = exit_.raw_labels(tmp_path, 1)
+    legal = raw.legal(np.arange(len(raw)))
+    net = ppo_agent.load(checkpoint, cfg.rules(), deterministic=True)
+    averaged = SuitAveraged(net, cfg.rules(), 24)
+    np.testing.assert_array_equal(raw.action,
+                                  averaged.act_batch(raw.obs, legal, np.random.default_rng(0)))
+    own = net.act_batch(raw.obs, legal, np.random.default_rng(0))
+    assert (own != raw.action).any()  # the untrained network follows the suits' names
 
 
 def test_swap_labeller__the_planners_draws_and_the_networks_own_moves_elsewhere(tiny_run):
