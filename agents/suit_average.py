@@ -45,14 +45,15 @@ DEFAULT_VIEWS = 4
 class SuitAveraged(SingleFromBatched):
     """``net``'s distribution averaged over the first ``views`` renamings of ``ORDER``."""
 
-    def __init__(self, net: Any, rules: RuleSet, views: int = DEFAULT_VIEWS) -> None:
+    def __init__(self, net: Any, rules: RuleSet, views: int = DEFAULT_VIEWS,
+                 name: str = "") -> None:
         if not callable(getattr(net, "probabilities", None)):
             raise ValueError(f"suits: {net.name!r} gives no move distribution; give a "
                              f"network (pretrained:NAME, ppo:PATH)")
         if not 1 <= views <= len(ORDER):
             raise ValueError(f"suits: views={views} must be 1 to {len(ORDER)}")
         self.net, self.rules, self.renamings = net, rules, ORDER[:views]
-        self.name = f"suits:views={views}"
+        self.name = name or f"suits:views={views}"
 
     def probabilities(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """float64 (B, A): the mean over the renamings of the network's distribution there,
@@ -63,6 +64,10 @@ class SuitAveraged(SingleFromBatched):
                                           permute_masks(mask, perm))
             total += seen[:, action_map(perm)]
         return total / len(self.renamings)
+
+    def values(self, obs: np.ndarray) -> np.ndarray:
+        """The network's own value estimates (``search:net=...`` ends rollouts with them)."""
+        return np.asarray(self.net.values(obs))
 
     def act_batch(self, obs: np.ndarray, mask: np.ndarray,
                   rng: np.random.Generator) -> np.ndarray:

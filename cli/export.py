@@ -28,6 +28,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help="the play temperature pretrained:NAME samples its moves at "
                         "(default 1: the network's own distribution; below 1 sharper; 0: "
                         "it plays its likeliest move); the card's rows are measured at it")
+    parser.add_argument("--views", type=int, default=1,
+                        help="renamings of the suits the bot's play averages over (default "
+                        "1: the network alone; 4 or 24 with --temperature 0: it plays the "
+                        "likeliest averaged move, agents.suit_average); the card measures it")
     parser.add_argument("--list", action="store_true", help="list the bots that ship")
     parser.add_argument("--force", action="store_true",
                         help="replace a bot that ships already (its three files, as a set)")
@@ -50,8 +54,10 @@ def show_bots() -> int:
             modes.setdefault(r.get("play", "sample"), []).append(
                 f"vs {r['opponent']} {r['score_diff']:+.1f}")
         t = pretrained.temperature(meta)
+        views = pretrained.play_views(meta)
         label = {"sample": "sample" if t == 1.0 else f"sample at t={t:g}",
-                 "argmax": "argmax (as it plays)" if t == 0.0 else "argmax"}
+                 "argmax": (f"argmax averaged over {views} renamings (as it plays)"
+                            if views > 1 else "argmax (as it plays)" if t == 0.0 else "argmax")}
         scores = "; ".join(f"{label.get(mode, mode)}: {', '.join(rows)}"
                            for mode, rows in modes.items())
         margin = meta.get("best_response", {}).get("margin")
@@ -100,7 +106,7 @@ def main(argv: list[str]) -> int:
     from train.export import export
 
     export(args.run, args.name, args.deals, note=args.note, force=args.force,
-           temperature=args.temperature)  # a bad temperature: a ValueError, one line
+           temperature=args.temperature, views=args.views)  # bad values: one line
     at = ("" if args.temperature == 1.0 else " (playing its likeliest move)"
           if args.temperature == 0.0 else f" (sampling at temperature {args.temperature:g})")
     print(f"wrote agents/learned/bots/{args.name}.pt, .json and .md: "

@@ -43,12 +43,12 @@ BOT_FILES = (".pt", ".json", ".md")
 def export(run_dir: str | pathlib.Path, name: str, deals: int = 400,
            opponents: Sequence[str] = ("random", "greedy", "planner"),
            out_dir: pathlib.Path = pretrained.BOTS, note: str = "",
-           force: bool = False, temperature: float = 1.0) -> dict[str, Any]:
+           force: bool = False, temperature: float = 1.0, views: int = 1) -> dict[str, Any]:
     """Write the bot files for the run's final checkpoint as a set; the ``NAME.json``
     contents. ``temperature``: the play temperature ``pretrained:NAME`` samples at (its
-    ``sample`` rows are measured at it); 0 makes the bot play its likeliest move, and
-    its card has ``argmax`` rows alone. ``ValueError`` when the bot ships already and
-    ``force`` is not given, or for a bad temperature."""
+    ``sample`` rows are measured at it); 0: its likeliest move (``argmax`` rows alone);
+    ``views`` > 1 (temperature 0): averaged over that many renamings of the suits.
+    ``ValueError`` when the bot ships already and ``force`` is not given, or a bad value."""
     temperature = ppo_agent.check_temperature(temperature, "--temperature")
     out_dir = pathlib.Path(out_dir)
     finish_interrupted(out_dir)
@@ -65,18 +65,16 @@ def export(run_dir: str | pathlib.Path, name: str, deals: int = 400,
     stage = out_dir / f".{name}.export"
     shutil.rmtree(stage, ignore_errors=True)
     stage.mkdir(parents=True)
-    torch.save(pretrained.pack(model.policy, rules, temperature), stage / f"{name}.pt")
+    torch.save(pretrained.pack(model.policy, rules, temperature, views), stage / f"{name}.pt")
     saved = torch.load(stage / f"{name}.pt", map_location="cpu", weights_only=True)
     rows = evaluate_modes(  # the shipped file, sampling its moves and its likeliest move
-        lambda argmax: ppo_agent.PPOPolicy(pretrained.unpack(saved, rules, name),
-                                           f"pretrained:{name}", deterministic=argmax,
-                                           rules=rules, temperature=temperature),
+        lambda argmax: pretrained.player(saved, rules, name, "", argmax, temperature, views),
         rules, opponents, deals, int(model.num_timesteps), cfg.seed, EXPORT_SEED_START,
         played_modes(temperature), progress=True)
     print(format_table(rows))
     meta = {**ppo_agent.rules_meta(rules), "source": str(checkpoint),
             "steps": int(model.num_timesteps), "config": cfg.exp_name, "seed": cfg.seed,
-            "temperature": temperature,
+            "temperature": temperature, "views": views,
             "deals": deals, "seed_start": EXPORT_SEED_START, "strength": rows,
             "best_response": unmeasured_best_response(
                 name, rules_flags(rules.name, rules.num_players))}
@@ -308,6 +306,10 @@ Play it: `zolik eval --agents pretrained:{name} planner{flags} --deals 100`
 
 def _play_modes(name: str, meta: dict[str, Any]) -> str:
     """The card's key to its ``play`` column."""
+    if pretrained.play_views(meta) > 1:
+        return (f"play: `argmax` plays the likeliest move of its distribution averaged over "
+                f"{pretrained.play_views(meta)} renamings of the suits, as "
+                f"`pretrained:{name}` does")
     if pretrained.temperature(meta) == 0.0:
         return (f"play: `argmax` always plays its likeliest move, as `pretrained:{name}` "
                 f"does")
@@ -318,6 +320,9 @@ def _play_modes(name: str, meta: dict[str, Any]) -> str:
 
 def _other_play(name: str, meta: dict[str, Any]) -> str:
     """The card's line on the bot's other way to play."""
+    if pretrained.play_views(meta) > 1:
+        return (f"(`pretrained:{name}:argmax` plays the network's own likeliest move, "
+                f"without the renamings).")
     if pretrained.temperature(meta) == 0.0:
         return (f"(it plays its likeliest move; `pretrained:{name}:t=1` samples from the "
                 f"policy instead).")

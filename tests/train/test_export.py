@@ -385,6 +385,31 @@ def test_export__at_temperature_0_the_bot_plays_its_likeliest_move_and_says_so(
                                       want)
 
 
+def test_export__a_bot_averaged_over_renamings_is_measured_and_played_so(exported, tmp_path):
+    from agents.suit_average import SuitAveraged
+
+    cfg, result, _, _ = exported
+    rules = cfg.rules()
+    meta = export(result.run_dir, "even", deals=2, opponents=("random",), out_dir=tmp_path,
+                  temperature=0, views=4)
+    saved = torch.load(tmp_path / "even.pt", weights_only=True)
+    assert meta["views"] == pretrained.play_views(saved) == 4
+    assert "averaged over 4 renamings of the suits" in (tmp_path / "even.md").read_text()
+    bot = pretrained.player(saved, rules, "even", "", False, 0.0, 4)
+    network = pretrained.player(saved, rules, "even", ":argmax", True, 0.0, 1)
+    assert isinstance(bot, SuitAveraged) and bot.name == "pretrained:even"
+    obs, mask = _some_states(rules, 256)
+    want = SuitAveraged(network, rules, 4).act_batch(obs, mask, np.random.default_rng(0))
+    np.testing.assert_array_equal(bot.act_batch(obs, mask, np.random.default_rng(1)), want)
+    assert pretrained.play_views({"temperature": 0.0}) == 1  # a bot from before: the network
+    for bad, named in (({"temperature": 0.5, "views": 4}, "give play temperature 0"),
+                       ({"temperature": 0, "views": 30}, "views=30 must be 1 to 24")):
+        with pytest.raises(ValueError, match=named):
+            export(result.run_dir, "bad", deals=2, opponents=("random",), out_dir=tmp_path,
+                   **bad)
+    assert not (tmp_path / "bad.pt").exists()
+
+
 def test_pretrained__the_spec_chooses_the_temperature_and_names_it():
     cz = make_rules("cz", 2, {})
     shipped = make_agent("pretrained:cz_2p", cz)
