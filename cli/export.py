@@ -107,7 +107,9 @@ def main(argv: list[str]) -> int:
 
     export(args.run, args.name, args.deals, note=args.note, force=args.force,
            temperature=args.temperature, views=args.views)  # bad values: one line
-    at = ("" if args.temperature == 1.0 else " (playing its likeliest move)"
+    at = ("" if args.temperature == 1.0 else
+          f" (playing its likeliest move averaged over {args.views} renamings of the suits)"
+          if args.views > 1 else " (playing its likeliest move)"
           if args.temperature == 0.0 else f" (sampling at temperature {args.temperature:g})")
     print(f"wrote agents/learned/bots/{args.name}.pt, .json and .md: "
           f"play it as pretrained:{args.name}{at}")
