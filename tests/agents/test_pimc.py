@@ -226,7 +226,7 @@ def test_observation_only_callers__get_a_message_not_a_wrong_move():
         agent.act_batch(obs[None], mask[None], np.random.default_rng(0))
 
 
-@pytest.mark.parametrize("policy", ["random", "greedy", "pretrained:cz_2p"])
+@pytest.mark.parametrize("policy", ["random", "greedy", "pretrained:cz_2p:argmax"])
 def test_rollout_policies__any_observation_agent_rolls_out(policy):
     network = policy.startswith("pretrained")  # the bot's own rules, whole deals: few states
     rules = options.preset("cz", num_players=2, **({} if network else {"max_turns": 10}))

@@ -43,7 +43,7 @@ def test_every_view__the_distribution_is_the_renamed_positions_renamed():
         there = agent.probabilities(permute_observations(CZ2, obs, perm),
                                     permute_masks(mask, perm))
         np.testing.assert_allclose(there[:, action_map(perm)], here, atol=1e-9)
-    net = make_agent("pretrained:cz_2p", CZ2)
+    net = make_agent("pretrained:cz_2p:argmax", CZ2)
     renamed = net.probabilities(permute_observations(CZ2, obs, SUIT_PERMUTATIONS[5]),
                                 permute_masks(mask, SUIT_PERMUTATIONS[5]))
     assert not np.allclose(renamed[:, action_map(SUIT_PERMUTATIONS[5])],

@@ -414,7 +414,11 @@ def test_pretrained__the_spec_chooses_the_temperature_and_names_it():
     cz = make_rules("cz", 2, {})
     shipped = make_agent("pretrained:cz_2p", cz)
     saved = torch.load(pretrained.BOTS / "cz_2p.pt", weights_only=True)
-    assert shipped.temperature == pretrained.temperature(saved)
+    network = getattr(shipped, "net", shipped)  # a bot averaged over renamings: its network
+    assert network.temperature == pretrained.temperature(saved)
+    views = len(shipped.renamings) if hasattr(shipped, "renamings") else 1
+    assert views == pretrained.play_views(saved)
+    assert make_agent("pretrained:cz_2p:views=2", cz).name == "pretrained:cz_2p:views=2"
     warm = make_agent("pretrained:cz_2p:t=0.25", cz)
     assert warm.name == "pretrained:cz_2p:t=0.25" and warm.temperature == 0.25
     top = make_agent("pretrained:cz_2p:t=0", cz)
