@@ -36,7 +36,7 @@ def positions(rules, count=40, seed=3):
 
 
 def test_every_view__the_distribution_is_the_renamed_positions_renamed():
-    agent = make_agent("suits:net=pretrained:cz_2p,views=24", CZ2)
+    agent = make_agent("suits:net=pretrained:cz_2p:argmax,views=24", CZ2)
     obs, mask = positions(CZ2)
     here = agent.probabilities(obs, mask)
     for perm in (SUIT_PERMUTATIONS[5], SUIT_PERMUTATIONS[23]):
@@ -52,12 +52,12 @@ def test_every_view__the_distribution_is_the_renamed_positions_renamed():
 
 def test_one_view__is_the_network_and_the_move_is_legal_and_its_likeliest():
     obs, mask = positions(CZ2)
-    one = make_agent("suits:net=pretrained:cz_2p,views=1", CZ2)
+    one = make_agent("suits:net=pretrained:cz_2p:argmax,views=1", CZ2)
     net = make_agent("pretrained:cz_2p:argmax", CZ2)
     np.testing.assert_allclose(one.probabilities(obs, mask), net.probabilities(obs, mask))
     rng = np.random.default_rng(0)
     np.testing.assert_array_equal(one.act_batch(obs, mask, rng), net.act_batch(obs, mask, rng))
-    four = make_agent("suits:net=pretrained:cz_2p", CZ2)
+    four = make_agent("suits:net=pretrained:cz_2p:argmax", CZ2)
     moves = four.act_batch(obs, mask, rng)
     assert mask[np.arange(len(moves)), moves].all()
     np.testing.assert_array_equal(moves, np.argmax(four.probabilities(obs, mask), 1))
@@ -66,7 +66,7 @@ def test_one_view__is_the_network_and_the_move_is_legal_and_its_likeliest():
 def test_no_peek__hidden_cards_change_no_move():
     pairs = own_turn_states(CZ2, deals=2)[:30]  # the bot's own rules: no turn limit
     assert len(pairs) >= 20
-    assert first_peek(lambda: make_agent("suits:net=pretrained:cz_2p", CZ2), CZ2,
+    assert first_peek(lambda: make_agent("suits:net=pretrained:cz_2p:argmax", CZ2), CZ2,
                       pairs) is None
 
 
