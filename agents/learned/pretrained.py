@@ -132,7 +132,7 @@ def load(name: str, rules: RuleSet, deterministic: bool = False,
     saved = torch.load(BOTS / f"{name}.pt", map_location="cpu", weights_only=True)
     suffix = (":argmax" if deterministic else f":views={views}" if views else
               "" if play_temperature is None else f":t={play_temperature:g}")
-    own = deterministic is False and play_temperature is None
+    own = not deterministic and play_temperature is None
     chosen_views = views or (play_views(saved) if own else 1)
     chosen = temperature(saved) if play_temperature is None else play_temperature
     return player(saved, rules, name, suffix, deterministic, chosen, chosen_views)
