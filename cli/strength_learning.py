@@ -52,7 +52,7 @@ def add_parsers(sub: Any) -> None:
 
 
 def cmd_distil(args: argparse.Namespace) -> int:
-    from train.distil_folds import REPEATS, _plan_of, compare, table
+    from train.distil_folds import REPEATS, compare, plan_of, table
 
     run = pathlib.Path(args.run)
     try:
@@ -69,7 +69,7 @@ def cmd_distil(args: argparse.Namespace) -> int:
         if value is not None and value < 1:
             raise SystemExit(f"{flag} {value}: want 1 or more")
     try:
-        epochs = args.epochs or int(_plan_of(run)["epochs"])
+        epochs = args.epochs or int(plan_of(run)["epochs"])
         rows = compare(run, args.round, weights, repeats, args.folds, epochs)
     except ValueError as error:
         raise SystemExit(str(error)) from None

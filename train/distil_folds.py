@@ -51,11 +51,11 @@ def start_network(run: pathlib.Path, r: int) -> pathlib.Path:
     from agents.learned.ppo import resolve_checkpoint
 
     if r == 1:
-        return pathlib.Path(resolve_checkpoint(exit_.ExitPlan(**_plan_of(run)).init))
+        return pathlib.Path(resolve_checkpoint(exit_.ExitPlan(**plan_of(run)).init))
     return exit_.round_dir(run, r - 1) / "model.zip"
 
 
-def _plan_of(run: pathlib.Path) -> dict[str, Any]:
+def plan_of(run: pathlib.Path) -> dict[str, Any]:
     import json
 
     path = run / "exit.json"
@@ -83,7 +83,7 @@ def fold_row(run: pathlib.Path, r: int, raw: TeacherData, fold: int, folds: int,
     from train.suit_copies import renamed_repeats
 
     began = time.time()
-    plan = exit_.ExitPlan(**_plan_of(run))
+    plan = exit_.ExitPlan(**plan_of(run))
     cfg = read_config(run)
     before = start_network(run, r)
     data = rotated(raw, fold, folds)
