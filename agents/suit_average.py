@@ -71,8 +71,14 @@ class SuitAveraged(SingleFromBatched):
 
     def act_batch(self, obs: np.ndarray, mask: np.ndarray,
                   rng: np.random.Generator) -> np.ndarray:
-        probs = np.where(mask, self.probabilities(obs, mask), -1.0)
-        return np.argmax(probs, 1).astype(np.int64)
+        return self.act_probabilities(self.probabilities(obs, mask), mask, rng)
+
+    @staticmethod
+    def act_probabilities(probs: np.ndarray, mask: np.ndarray,
+                          rng: np.random.Generator) -> np.ndarray:
+        """The likeliest legal move of averaged distributions already known (as
+        ``agents.kind_swap`` asks a network for its move after its distribution)."""
+        return np.argmax(np.where(mask, probs, -1.0), 1).astype(np.int64)
 
 
 def check_views(argument: str) -> int:

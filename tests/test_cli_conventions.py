@@ -42,7 +42,9 @@ def test_export_list__labels_sample_and_argmax(capsys):
     for line in lines:  # each bot's best-response margin, or that it is not measured
         name = line.split()[0].partition(":")[2]
         t = pretrained.temperature(pretrained.card(name))  # the sampled rows' own
-        label = ("sample" if t == 1.0 else "argmax (as it plays)" if t == 0.0
+        views = pretrained.play_views(pretrained.card(name))
+        label = (f"argmax averaged over {views} renamings (as it plays)" if views > 1
+                 else "sample" if t == 1.0 else "argmax (as it plays)" if t == 0.0
                  else f"sample at t={t:g}")
         assert f"{label}: vs random" in line
         assert (t == 0.0) == ("sample" not in line)  # a bot at 0 has no sampled rows

@@ -98,7 +98,7 @@ def test_swap_margin__zero_keeps_a_likeliest_move_player_and_a_huge_one_is_the_p
 
 
 def test_swap_margin__a_middle_margin_keeps_some_departures_and_swaps_others():
-    net = make_agent("pretrained:cz_2p", CZ2_FULL)  # sampled: unsure moves happen
+    net = make_agent("pretrained:cz_2p", CZ2_FULL)  # as it plays: averaged over renamings
     swap = ks.KindSwap(net, make_agent("planner", CZ2_FULL), range(len(ks.KINDS)), margin=2.0)
     kept = []
     inner = swap.act_batch
