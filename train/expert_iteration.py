@@ -252,13 +252,10 @@ def _took(label: np.ndarray, old: np.ndarray, new: np.ndarray, sure_old: np.ndar
 def stressed(data: Any, overruled: np.ndarray, weight: int, holdout: float = HOLDOUT) -> Any:
     """``data`` with its overruled labels ``weight`` times over: the copies go in front,
     so the held-out tail (``train.imitation.clone``'s last ``holdout``) holds no copy."""
-    from train.imitation import TeacherData
 
     n_train = int(len(data) * (1 - holdout))
     copies = np.tile(np.flatnonzero(overruled[:n_train]), weight - 1)
-    rows = np.concatenate([copies, np.arange(len(data))])
-    return TeacherData(**{f.name: getattr(data, f.name)[rows]
-                          for f in dataclasses.fields(TeacherData)})
+    return data.take(np.concatenate([copies, np.arange(len(data))]))
 
 
 def save_data(path: pathlib.Path, data: Any) -> None:

@@ -59,6 +59,11 @@ class TeacherData:
     def __len__(self) -> int:
         return len(self.action)
 
+    def take(self, rows: np.ndarray) -> TeacherData:
+        """The samples ``rows`` (copies), in that order."""
+        return TeacherData(**{f.name: getattr(self, f.name)[rows]
+                              for f in dataclasses.fields(TeacherData)})
+
     def legal(self, rows: np.ndarray) -> np.ndarray:
         """bool (len(rows), NUM_ACTIONS): the legal moves of those samples."""
         return np.unpackbits(self.mask[rows], axis=1, count=actions.NUM_ACTIONS).astype(bool)

@@ -55,7 +55,7 @@ def renamed_repeats(data: TeacherData, overruled: np.ndarray, weight: int, rules
     n_train = int(len(data) * (1 - holdout))
     rows = np.flatnonzero(overruled[:n_train])
     rng = np.random.default_rng(seed)
-    repeats = [in_random_suits(take(data, rows), rules, rng) for _ in range(weight - 1)]
+    repeats = [in_random_suits(data.take(rows), rules, rng) for _ in range(weight - 1)]
     return concat(*repeats, data)
 
 
@@ -64,16 +64,10 @@ def in_random_suits(data: TeacherData, rules: RuleSet,
     """``data`` with each label renamed by a renaming drawn from ``rng`` (one that changes
     the suits)."""
     which = rng.integers(1, len(SUIT_PERMUTATIONS), len(data))
-    out = take(data, np.arange(len(data)))
+    out = data.take(np.arange(len(data)))
     for p in np.unique(which):
         at = np.flatnonzero(which == p)
-        moved = renamed(take(data, at), rules, SUIT_PERMUTATIONS[p])
+        moved = renamed(data.take(at), rules, SUIT_PERMUTATIONS[p])
         for f in dataclasses.fields(TeacherData):
             getattr(out, f.name)[at] = getattr(moved, f.name)
     return out
-
-
-def take(data: TeacherData, rows: np.ndarray) -> TeacherData:
-    """The labels ``rows`` of ``data`` (copies)."""
-    return TeacherData(**{f.name: getattr(data, f.name)[rows]
-                          for f in dataclasses.fields(TeacherData)})
