@@ -17,7 +17,10 @@ three that turn the suits round (S H D C to H D C S, ...), then the rest in the 
 ``SUIT_PERMUTATIONS``.
 
 Spec: ``suits:net=pretrained:cz_2p,views=4`` (default 4); ``net`` must give its move
-distribution (a network: ``pretrained:NAME``, ``ppo:PATH``).
+distribution (a network: ``pretrained:NAME``, ``ppo:PATH``). A ``net`` that averages
+already (a bot exported with ``--views``) is averaged from its network alone: the spec
+means the same network over ``views`` renamings whatever the bot's own setting, not an
+average of averages.
 """
 
 from __future__ import annotations
@@ -52,6 +55,8 @@ class SuitAveraged(SingleFromBatched):
                              f"network (pretrained:NAME, ppo:PATH)")
         if not 1 <= views <= len(ORDER):
             raise ValueError(f"suits: views={views} must be 1 to {len(ORDER)}")
+        if isinstance(net, SuitAveraged):
+            net = net.net  # average the network itself (module docstring)
         self.net, self.rules, self.renamings = net, rules, ORDER[:views]
         self.name = name or f"suits:views={views}"
 

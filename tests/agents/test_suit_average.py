@@ -80,3 +80,18 @@ def test_no_peek__hidden_cards_change_no_move():
 def test_bad_specs__are_one_line_errors(spec, message):
     with pytest.raises(ValueError, match=message):
         make_agent(spec, CZ2)
+
+
+def test_a_bot_that_averages_already__is_averaged_from_its_network_alone():
+    """``suits:net=pretrained:cz_2p,views=4`` means the same agent whether the bot plays
+    its network alone or averaged (as ``pretrained:cz_2p`` does since its export with
+    ``--views 4``): the network over 4 renamings, not 4 renamings of an average."""
+    obs, mask = positions(CZ2)
+    from_bot = make_agent("suits:net=pretrained:cz_2p:views=4,views=4", CZ2)
+    from_net = make_agent("suits:net=pretrained:cz_2p:argmax,views=4", CZ2)
+    assert not hasattr(from_bot.net, "renamings")  # the network, not the bot's average
+    np.testing.assert_array_equal(from_bot.probabilities(obs, mask),
+                                  from_net.probabilities(obs, mask))
+    one = make_agent("suits:net=pretrained:cz_2p:views=4,views=1", CZ2)  # not the bot's 4
+    alone = make_agent("pretrained:cz_2p:argmax", CZ2)
+    np.testing.assert_array_equal(one.probabilities(obs, mask), alone.probabilities(obs, mask))
