@@ -95,3 +95,20 @@ def test_a_bot_that_averages_already__is_averaged_from_its_network_alone():
     one = make_agent("suits:net=pretrained:cz_2p:views=4,views=1", CZ2)  # not the bot's 4
     alone = make_agent("pretrained:cz_2p:argmax", CZ2)
     np.testing.assert_array_equal(one.probabilities(obs, mask), alone.probabilities(obs, mask))
+
+
+def test_stacked_views__are_the_mean_of_one_call_per_view_in_chunks_of_any_size(monkeypatch):
+    """The renamed positions go through the network as one batch (``STACKED_ROWS`` rows at
+    a time); the distribution is the mean of asking the network once per renaming."""
+    import agents.suit_average as suit_average
+
+    obs, mask = positions(CZ2, count=40)
+    net = make_agent("pretrained:cz_2p:argmax", CZ2)
+    agent = suit_average.SuitAveraged(net, CZ2, views=4)
+    by_view = np.mean([net.probabilities(permute_observations(CZ2, obs, p),
+                                         permute_masks(mask, p))[:, action_map(p)]
+                       for p in agent.renamings], axis=0)
+    np.testing.assert_allclose(agent.probabilities(obs, mask), by_view, atol=1e-6)
+    monkeypatch.setattr(suit_average, "STACKED_ROWS", 7)  # 6 chunks, the last of 5 rows
+    np.testing.assert_allclose(agent.probabilities(obs, mask), by_view, atol=1e-6)
+    np.testing.assert_array_equal(agent.probabilities(obs[:1], mask[:1]).shape, (1, mask.shape[1]))
