@@ -10,7 +10,8 @@ This agent asks the network at the position and at ``views - 1`` renamings of it
 each answer back to the position's own moves, averages the distributions and plays the
 likeliest move; as AlphaGo averaged its network over the board's symmetries. With
 ``views=24`` (every renaming) its moves no longer depend on the suits' names, up to ties.
-It plays from the network's weights alone, no search, at ``views`` passes per decision.
+It plays from the network's weights alone, no search: one network call per decision
+on ``views`` renamed positions.
 
 The renamings are fixed (the same moves for the same position): the position itself, the
 three that turn the suits round (S H D C to H D C S, ...), then the rest in the order of
