@@ -252,7 +252,6 @@ def _took(label: np.ndarray, old: np.ndarray, new: np.ndarray, sure_old: np.ndar
 def stressed(data: Any, overruled: np.ndarray, weight: int, holdout: float = HOLDOUT) -> Any:
     """``data`` with its overruled labels ``weight`` times over: the copies go in front,
     so the held-out tail (``train.imitation.clone``'s last ``holdout``) holds no copy."""
-
     n_train = int(len(data) * (1 - holdout))
     copies = np.tile(np.flatnonzero(overruled[:n_train]), weight - 1)
     return data.take(np.concatenate([copies, np.arange(len(data))]))

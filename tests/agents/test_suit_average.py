@@ -109,6 +109,6 @@ def test_stacked_views__are_the_mean_of_one_call_per_view_in_chunks_of_any_size(
                                          permute_masks(mask, p))[:, action_map(p)]
                        for p in agent.renamings], axis=0)
     np.testing.assert_allclose(agent.probabilities(obs, mask), by_view, atol=1e-6)
-    monkeypatch.setattr(suit_average, "STACKED_ROWS", 7)  # 6 chunks, the last of 5 rows
+    monkeypatch.setattr(suit_average, "STACKED_ROWS", 7)  # 6 chunks of 6 or 7 rows
     np.testing.assert_allclose(agent.probabilities(obs, mask), by_view, atol=1e-6)
     np.testing.assert_array_equal(agent.probabilities(obs[:1], mask[:1]).shape, (1, mask.shape[1]))
