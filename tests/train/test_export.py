@@ -158,6 +158,10 @@ def test_training_paragraph__an_exit_run_names_its_rounds_and_the_bot_it_started
                          f"bot.")
     assert before.startswith(f"`zolik train` (run `tiny`, seed 3): PPO self-play against an "
                              f"opponent pool for {meta['steps']:,} learner steps")
+    renamed = dataclasses.replace(plan, renamed_repeats=True)
+    (tmp_path / "exit" / "exit.json").write_text(json.dumps(dataclasses.asdict(renamed)))
+    assert "counted 4 times (the copies in renamed suits), distilled" in " ".join(
+        training_paragraph(tmp_path / "exit", 0).split())
 
 
 def test_training_paragraph__a_copy_of_a_shipped_bot_keeps_its_card_s_paragraph(
