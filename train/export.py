@@ -373,9 +373,8 @@ def _exit_paragraph(run: pathlib.Path) -> str:
     kl += (f", the network given a discard head of {head} units "
            f"(`agents/learned/discard_head.py`)" if head else "")
     weight = plan.get("deviation_weight", 1)
-    stress = (f", the labels that overrule it counted {weight} times" if weight > 1 else "")
-    stress += (" (the copies in renamed suits)" if weight > 1 and plan.get("renamed_repeats")
-               else "")
+    renamed = " (the copies in renamed suits)" if plan.get("renamed_repeats") else ""
+    stress = f", the labels that overrule it counted {weight} times{renamed}" if weight > 1 else ""
     text = (f"`zolik exit` (expert iteration, seed {plan['seed']}): {len(rounds)} "
             f"round{'s, each' * (len(rounds) != 1)} of {plan['decisions']:,} decisions of its "
             f"own play labelled by `{plan['labeller']}`{to_beat}{stress}, distilled for "
