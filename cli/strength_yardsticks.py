@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import pathlib
+import shutil
 import sys
 from typing import Any
 
@@ -54,7 +55,9 @@ def add_parsers(sub: Any) -> None:
                      help="reuse this best response to the planner as the reference")
     ref.add_argument("--no-reference", action="store_true", help="skip the reference")
     exploit.add_argument("--workers", type=int, default=1, help="processes for the deals")
-    exploit.add_argument("--out", help="folder for the report (default: the run dir)")
+    exploit.add_argument("--out", help="folder for the report (default: the run dir; its "
+                         "exploit.json is also kept in the run dir, where zolik export "
+                         "--best-response reads it)")
     oracle = sub.add_parser(
         "oracle", help="privileged oracles against the same agents: the oracle gap",
         description="oracle:planner against planner and oracle:pimc against pimc with the "
@@ -205,6 +208,8 @@ def cmd_exploit(args: argparse.Namespace) -> int:
                  on_point=lambda so_far: report(final, so_far, None, out, note, pending))
     reference = _reference(args, cfg, rules, previous)
     page = report(final, rows, reference, out, note)
+    if out.resolve() != run_dir.resolve():  # the run keeps its margin for export
+        shutil.copyfile(out / "exploit.json", run_dir / "exploit.json")
     print(page.read_text(encoding="utf-8"))
     return 0
 
